@@ -1,0 +1,29 @@
+import { fail, type IpcResponse } from '../../domain/errors';
+import type { EngineRequest } from '../engine';
+import { contract, type Input, type Method, type Output } from '../protocol/contract';
+
+/** A typed way to reach the engine, wherever it runs (this worker, a leader in another tab, Node). */
+export interface EngineCaller {
+  call<M extends Method>(method: M, input: Input<M>, opts?: { opId?: string }): Promise<IpcResponse<Output<M>>>;
+}
+
+export interface RawEndpoint {
+  call(req: EngineRequest): Promise<IpcResponse<unknown>>;
+}
+
+/**
+ * Wraps a raw endpoint (a Comlink proxy, a host): every write gets an op id so it is applied once even
+ * when re-sent, and a broken transport becomes DB_UNAVAILABLE instead of an exception.
+ */
+export function createCaller(endpoint: RawEndpoint, newOpId: () => string = () => crypto.randomUUID()): EngineCaller {
+  return {
+    async call(method, input, opts) {
+      const opId = opts?.opId ?? (contract[method].write ? newOpId() : undefined);
+      try {
+        return (await endpoint.call({ method, input, opId })) as IpcResponse<never>;
+      } catch {
+        return fail('DB_UNAVAILABLE', 'The database worker is not reachable. Reload the app to reconnect.');
+      }
+    },
+  };
+}

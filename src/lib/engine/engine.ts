@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { EngineError, fail, ok, type IpcResponse } from '../domain/errors';
+import { invalidArgument } from '../domain/validation';
+import type { EngineEnv } from './env';
+import { handlerSet, type HandlerMap } from './handlers';
+import { COMMON_ERRORS } from './protocol/define';
+import { contract, isMethod, type Input, type Method, type Output } from './protocol/contract';
+import type { Migration } from './store/migrate';
+import { migrate } from './store/migrate';
+import { classifySqliteError } from './store/sqlite-errors';
+
+export interface EngineRequest {
+  method: string;
+  input: unknown;
+  /** Idempotency key for writes: the same op id is applied once. */
+  opId?: string;
+}
+
+export interface ChangeEvent {
+  method: Method;
+  at: number;
+}
+
+export interface Engine {
+  readonly env: EngineEnv;
+  handle(req: EngineRequest): Promise<IpcResponse<unknown>>;
+  call<M extends Method>(method: M, input: Input<M>, opts?: { opId?: string }): Promise<IpcResponse<Output<M>>>;
+  onChange(listener: (change: ChangeEvent) => void): () => void;
+  close(): void;
+}
+
+const opIdSchema = z.string().min(8).max(100);
+
+/**
+ * Builds the engine on an open driver: migrates, then answers calls. Nothing thrown inside a handler
+ * escapes: expected failures (EngineError) become their code, anything else INTERNAL with the cause logged.
+ */
+export function createEngine(env: EngineEnv, migrations: readonly Migration[]): Engine {
+  env.driver.exec('PRAGMA foreign_keys = ON');
+  const report = migrate(env.driver, migrations, () => env.clock.now());
+  if (report.applied.length) env.log.info('db.migrated', { from: report.from, to: report.to });
+  const handlers: HandlerMap = handlerSet(env);
+  const listeners = new Set<(change: ChangeEvent) => void>();
+
+  async function handle(req: EngineRequest): Promise<IpcResponse<unknown>> {
+    const { method } = req;
+    if (!isMethod(method)) return fail('INVALID_ARGUMENT', 'Invalid `method`: unknown engine call', { fields: ['method'] });
+    const spec = contract[method];
+    try {
+      const parsed = spec.input.safeParse(req.input ?? {});
+      if (!parsed.success) throw invalidArgument(parsed.error);
+      if (req.opId !== undefined && !opIdSchema.safeParse(req.opId).success)
+        throw new EngineError('INVALID_ARGUMENT', 'Invalid `opId`: expected a string of 8–100 characters', { fields: ['opId'] });
+      const handler = handlers[method] as (input: unknown) => unknown;
+      let data: unknown;
+      if (spec.write) {
+        data = runWrite(method, req.opId, () => handler(parsed.data));
+        for (const l of listeners) l({ method, at: env.clock.now() });
+      } else {
+        data = await handler(parsed.data);
+      }
+      return ok(data);
+    } catch (err) {
+      return toFailure(method, err);
+    }
+  }
+
+  function runWrite(method: Method, opId: string | undefined, run: () => unknown): unknown {
+    return env.driver.transaction(() => {
+      if (opId) {
+        const prior = env.driver.get<{ result: string | null }>('SELECT result FROM applied_ops WHERE op_id = ?', [opId]);
+        if (prior) return prior.result === null ? null : JSON.parse(prior.result);
+      }
+      const data = run();
+      if (data instanceof Promise) throw new Error(`write handler ${method} must be synchronous`);
+      if (opId) {
+        env.driver.run('INSERT INTO applied_ops (op_id, method, result, applied_at) VALUES (?, ?, ?, ?)', [
+          opId,
+          method,
+          data === undefined ? null : JSON.stringify(data),
+          env.clock.now(),
+        ]);
+      }
+      return data;
+    });
+  }
+
+  function toFailure(method: Method, err: unknown): IpcResponse<never> {
+    const known = err instanceof EngineError ? err : classifySqliteError(err);
+    if (known) {
+      const declared: readonly string[] = [...COMMON_ERRORS, ...contract[method].errors];
+      if (!declared.includes(known.code)) env.log.warn('engine.undeclared-error', { method, code: known.code });
+      return fail(known.code, known.message, known.details);
+    }
+    const cause = err instanceof Error ? `${err.name}: ${err.message}` : 'non-error thrown';
+    env.log.error('engine.internal', { method, cause, stack: err instanceof Error ? err.stack?.split('\n').slice(0, 4).join(' | ') : undefined });
+    return fail('INTERNAL', `Engram hit an internal error in ${method}. Your data is unchanged; please report it.`);
+  }
+
+  return {
+    env,
+    handle,
+    call: (method, input, opts) => handle({ method, input, opId: opts?.opId }) as never,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () => env.driver.close(),
+  };
+}

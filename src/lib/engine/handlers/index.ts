@@ -1,0 +1,18 @@
+import type { EngineEnv } from '../env';
+import type { Method, Output, Parsed } from '../protocol/contract';
+import { maintenanceHandlers } from './maintenance';
+import { settingsHandlers } from './settings';
+import { systemHandlers } from './system';
+
+export type Handler<M extends Method> = (input: Parsed<M>) => Output<M> | Promise<Output<M>>;
+export type HandlerMap = { [M in Method]: Handler<M> };
+export type Handlers<K extends Method> = { [M in K]: Handler<M> };
+
+/** Every call of the contract has exactly one handler; the type makes a missing one a compile error. */
+export function handlerSet(env: EngineEnv): HandlerMap {
+  return {
+    ...systemHandlers(env),
+    ...settingsHandlers(env),
+    ...maintenanceHandlers(env),
+  };
+}

@@ -1,0 +1,186 @@
+import { fail, type IpcError, type IpcResponse } from '../../domain/errors';
+import { EngineError } from '../../domain/errors';
+import type { Engine, EngineRequest } from '../engine';
+import { CHANNEL_NAME, LOCK_NAME, type HostEvent, type HostInfo, type HostRole, type RelayMessage } from './messages';
+
+/**
+ * One per tab, inside its DB worker. Exactly one host in the origin leads: it holds the Web Lock, opens
+ * the database and answers everyone. The others relay their calls over a BroadcastChannel and re-send
+ * whatever is unanswered when a new leader announces itself — writes carry op ids, so a call the old
+ * leader already applied is not applied twice.
+ *
+ *   tab A worker (leader) ◀──BroadcastChannel──▶ tab B worker (follower)
+ *        │ holds lock 'engram-db-leader', owns SQLite on OPFS
+ */
+export interface DbHostOptions {
+  /** Opens the database and builds the engine; only the leader calls it. */
+  openEngine: () => Promise<Engine>;
+  /** How long a follower waits for any leader before answering DB_UNAVAILABLE. */
+  relayTimeoutMs?: number;
+  locks?: LockManager;
+  channel?: BroadcastChannel;
+  tabId?: string;
+}
+
+export interface DbHost {
+  call(req: EngineRequest): Promise<IpcResponse<unknown>>;
+  subscribe(listener: (event: HostEvent) => void): () => void;
+  info(): HostInfo;
+  /** Lets go of the database and the lock (tests; a real tab just dies). */
+  close(): void;
+}
+
+interface Pending {
+  req: EngineRequest;
+  resolve: (res: IpcResponse<unknown>) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+const RECENT_LIMIT = 500;
+
+export function createDbHost(opts: DbHostOptions): DbHost {
+  const tabId = opts.tabId ?? crypto.randomUUID();
+  const channel = opts.channel ?? new BroadcastChannel(CHANNEL_NAME);
+  const locks = opts.locks ?? navigator.locks;
+  const relayTimeoutMs = opts.relayTimeoutMs ?? 30_000;
+  const listeners = new Set<(e: HostEvent) => void>();
+  const pending = new Map<string, Pending>();
+  // Leader side: calls in flight or recently answered, keyed by `${from}:${id}`, so a re-sent call
+  // is answered once rather than run twice.
+  const inflight = new Map<string, Promise<IpcResponse<unknown>>>();
+  let role: HostRole = 'starting';
+  let engine: Engine | null = null;
+  let startupError: IpcError | null = null;
+  let releaseLock: (() => void) | null = null;
+  let closed = false;
+
+  const emit = (event: HostEvent) => {
+    for (const l of listeners) l(event);
+  };
+  const info = (): HostInfo => ({ tabId, role, storage: engine?.env.storage.kind ?? null });
+  const setRole = (next: HostRole) => {
+    role = next;
+    emit({ type: 'role', info: info() });
+  };
+
+  async function local(req: EngineRequest): Promise<IpcResponse<unknown>> {
+    if (engine) return engine.handle(req);
+    return { ok: false, error: startupError ?? { code: 'DB_UNAVAILABLE', message: 'The database is not open.' } };
+  }
+
+  function answerOnce(key: string, req: EngineRequest): Promise<IpcResponse<unknown>> {
+    let p = inflight.get(key);
+    if (!p) {
+      p = local(req);
+      inflight.set(key, p);
+      if (inflight.size > RECENT_LIMIT) inflight.delete(inflight.keys().next().value as string);
+    }
+    return p;
+  }
+
+  function send(msg: RelayMessage): void {
+    if (!closed) channel.postMessage(msg);
+  }
+
+  function relay(id: string, req: EngineRequest): Promise<IpcResponse<unknown>> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        resolve(fail('DB_UNAVAILABLE', 'No Engram window could open the database in time. Reload to try again.'));
+      }, relayTimeoutMs);
+      pending.set(id, { req, resolve, timer });
+      send({ t: 'req', from: tabId, id, req });
+    });
+  }
+
+  function settle(id: string, res: IpcResponse<unknown>): void {
+    const p = pending.get(id);
+    if (!p) return;
+    clearTimeout(p.timer);
+    pending.delete(id);
+    p.resolve(res);
+  }
+
+  channel.onmessage = (ev: MessageEvent<RelayMessage>) => {
+    const msg = ev.data;
+    switch (msg.t) {
+      case 'req':
+        if (role === 'leader') {
+          void answerOnce(`${msg.from}:${msg.id}`, msg.req).then((res) => send({ t: 'res', to: msg.from, id: msg.id, res }));
+        }
+        break;
+      case 'res':
+        if (msg.to === tabId) settle(msg.id, msg.res);
+        break;
+      case 'leader':
+        // A new leader: whatever the old one left unanswered goes to it now.
+        if (role !== 'leader') {
+          if (role === 'starting') setRole('follower');
+          for (const [id, p] of pending) send({ t: 'req', from: tabId, id, req: p.req });
+        }
+        break;
+      case 'change':
+        emit({ type: 'change', method: msg.method, at: msg.at });
+        break;
+    }
+  };
+
+  async function lead(): Promise<void> {
+    try {
+      engine = await opts.openEngine();
+      engine.onChange((c) => {
+        emit({ type: 'change', method: c.method, at: c.at });
+        send({ t: 'change', method: c.method, at: c.at });
+      });
+    } catch (err) {
+      startupError =
+        err instanceof EngineError
+          ? { code: err.code, message: err.message }
+          : { code: 'DB_UNAVAILABLE', message: 'The database could not be opened. Reload to try again.' };
+      emit({ type: 'startup-failed', error: startupError });
+    }
+    setRole('leader');
+    // Our own relayed calls are answered here, under the same keys a re-send would use.
+    for (const [id, p] of [...pending]) void answerOnce(`${tabId}:${id}`, p.req).then((res) => settle(id, res));
+    send({ t: 'leader', tabId });
+  }
+
+  // Wait for the lock; hold it for as long as this worker lives.
+  void locks
+    .request(LOCK_NAME, { mode: 'exclusive' }, async () => {
+      if (closed) return;
+      await lead();
+      await new Promise<void>((resolve) => {
+        releaseLock = resolve;
+      });
+    })
+    .catch(() => {
+      /* the worker is going away */
+    });
+  // Until a leader answers, assume one exists elsewhere; the lock callback corrects this.
+  queueMicrotask(() => {
+    if (role === 'starting') setRole('follower');
+  });
+
+  return {
+    call(req) {
+      if (closed) return Promise.resolve(fail('DB_UNAVAILABLE', 'This window has closed its database connection.'));
+      const id = crypto.randomUUID();
+      if (role === 'leader') return answerOnce(`${tabId}:${id}`, req);
+      return relay(id, req);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      listener({ type: 'role', info: info() });
+      return () => listeners.delete(listener);
+    },
+    info,
+    close() {
+      closed = true;
+      engine?.close();
+      engine = null;
+      channel.close();
+      releaseLock?.();
+    },
+  };
+}

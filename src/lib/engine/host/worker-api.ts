@@ -1,0 +1,53 @@
+import * as Comlink from 'comlink';
+import { systemClock, randomId } from '../../domain/clock';
+import { consoleLogger } from '../../domain/log';
+import { createEngine, type EngineRequest } from '../engine';
+import { migrations } from '../store/migrations';
+import { openWasmDatabase } from '../store/open-wasm';
+import { createDbHost, type DbHost } from './db-host';
+import type { HostEvent, HostInfo } from './messages';
+import type { IpcResponse } from '../../domain/errors';
+
+export interface DbWorkerApi {
+  start(opts: { persistent: boolean }): void;
+  call(req: EngineRequest): Promise<IpcResponse<unknown>>;
+  subscribe(listener: (event: HostEvent) => void): void;
+  info(): HostInfo | null;
+  /** The jobs worker reaches the engine through this port and never opens the database itself. */
+  connectJobs(port: MessagePort): void;
+}
+
+/** The object db.worker.ts exposes over Comlink. */
+export function createDbWorkerApi(): DbWorkerApi {
+  const log = consoleLogger('db');
+  let host: DbHost | null = null;
+  const early: ((e: HostEvent) => void)[] = [];
+  const needHost = (): DbHost => {
+    if (!host) throw new Error('db worker not started');
+    return host;
+  };
+  return {
+    start({ persistent }) {
+      if (host) return;
+      host = createDbHost({
+        openEngine: async () => {
+          const opened = await openWasmDatabase({ persistent, log });
+          return createEngine(
+            { driver: opened.driver, clock: systemClock, ids: randomId, log, storage: opened.storage, startedAt: Date.now() },
+            migrations,
+          );
+        },
+      });
+      for (const l of early.splice(0)) host.subscribe(l);
+    },
+    call: (req) => needHost().call(req),
+    subscribe(listener) {
+      if (host) host.subscribe(listener);
+      else early.push(listener);
+    },
+    info: () => host?.info() ?? null,
+    connectJobs(port) {
+      Comlink.expose({ call: (req: EngineRequest) => needHost().call(req) }, port);
+    },
+  };
+}

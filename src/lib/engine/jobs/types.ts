@@ -1,0 +1,31 @@
+import type { EngineCaller } from '../client/caller';
+
+export type JobTrigger = 'idle' | 'periodic' | 'demand' | 'startup';
+
+export interface JobProgress {
+  job: string;
+  /** 0..1, or null while unknown. */
+  fraction: number | null;
+  /** An i18n key for the current step. */
+  step: string;
+  state: 'running' | 'done' | 'failed';
+  result?: Record<string, unknown>;
+  error?: string;
+}
+
+export interface JobContext {
+  engine: EngineCaller;
+  trigger: JobTrigger;
+  progress(fraction: number | null, step: string): void;
+  signal: AbortSignal;
+}
+
+export interface JobDefinition {
+  name: string;
+  /** Run every this many ms (only in the tab holding the jobs lock). */
+  periodMs?: number;
+  /** Run when the user has been idle and the last run is older than periodMs. */
+  onIdle?: boolean;
+  onStartup?: boolean;
+  run(ctx: JobContext): Promise<Record<string, unknown>>;
+}

@@ -1,0 +1,49 @@
+import * as Comlink from 'comlink';
+import { systemClock } from '../../domain/clock';
+import { createCaller, type RawEndpoint } from '../client/caller';
+import { maintenanceJob } from './maintenance-job';
+import { createScheduler, type Scheduler } from './scheduler';
+import type { JobDefinition, JobProgress } from './types';
+
+export const JOBS: readonly JobDefinition[] = [maintenanceJob];
+export const JOBS_LOCK = 'engram-jobs';
+
+export interface JobsWorkerApi {
+  /** `port` leads to the DB worker; `onProgress` is a Comlink proxy into the page. */
+  start(port: MessagePort, onProgress: (p: JobProgress) => void): void;
+  run(name: string): Promise<JobProgress>;
+  activity(): void;
+  jobNames(): string[];
+}
+
+/** The object jobs.worker.ts exposes. It never opens the database: every read and write goes via the port. */
+export function createJobsWorkerApi(): JobsWorkerApi {
+  let scheduler: Scheduler | null = null;
+  const need = () => {
+    if (!scheduler) throw new Error('jobs worker not started');
+    return scheduler;
+  };
+  return {
+    start(port, onProgress) {
+      if (scheduler) return;
+      const engine = createCaller(Comlink.wrap<RawEndpoint>(port));
+      // Scheduled work runs in one tab only: whichever jobs worker holds this lock, for as long as it lives.
+      let scheduling = false;
+      void navigator.locks.request(JOBS_LOCK, () => {
+        scheduling = true;
+        return new Promise<void>(() => {});
+      });
+      scheduler = createScheduler({
+        jobs: JOBS,
+        engine,
+        clock: systemClock,
+        onProgress: (p) => void Promise.resolve(onProgress(p)).catch(() => {}),
+        mayRunScheduled: () => scheduling,
+      });
+      scheduler.start();
+    },
+    run: (name) => need().run(name, 'demand'),
+    activity: () => need().activity(),
+    jobNames: () => JOBS.map((j) => j.name),
+  };
+}

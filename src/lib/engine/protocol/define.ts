@@ -1,0 +1,25 @@
+import type { z } from 'zod';
+import type { ErrorCode } from '../../domain/errors';
+
+/** Codes any call may return, besides those it declares. */
+export const COMMON_ERRORS = ['INVALID_ARGUMENT', 'INTERNAL', 'DB_UNAVAILABLE'] as const satisfies readonly ErrorCode[];
+
+export interface CallSpec<I extends z.ZodType = z.ZodType, O = unknown, E extends ErrorCode = ErrorCode> {
+  /** Validates what the caller sends; unknown fields are rejected (strict objects). */
+  readonly input: I;
+  /** The codes this call may return besides COMMON_ERRORS. */
+  readonly errors: readonly E[];
+  /** Writes run in one transaction, are idempotent by op id, and announce a change to other tabs. */
+  readonly write: boolean;
+  /** Phantom: the success type. Never set at run time. */
+  readonly output?: O;
+}
+
+/** `call<Output>()({ input, errors, write })`: the output type is named, the rest inferred. */
+export function call<O>() {
+  return <I extends z.ZodType, const E extends readonly ErrorCode[] = []>(spec: {
+    input: I;
+    errors?: E;
+    write?: boolean;
+  }): CallSpec<I, O, E[number]> => ({ input: spec.input, errors: spec.errors ?? [], write: spec.write ?? false });
+}

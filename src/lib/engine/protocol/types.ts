@@ -1,0 +1,37 @@
+/** Result shapes of the foundation calls. Feature results live beside their domain code. */
+export type StorageKind = 'opfs' | 'memory';
+
+export interface SystemStatus {
+  storage: StorageKind;
+  /** Why the database is in memory, when it is (e.g. OPFS unavailable in a private window). */
+  storageReason: string | null;
+  schemaVersion: number;
+  sqliteVersion: string;
+  driver: 'sqlite-wasm' | 'better-sqlite3';
+  /** Bytes the database file takes (page_count × page_size). */
+  dbBytes: number;
+  startedAt: number;
+}
+
+export interface MaintenanceReport {
+  task: 'optimize' | 'fts-merge';
+  ms: number;
+  tables: string[];
+}
+
+export interface IntegrityReport {
+  ok: boolean;
+  /** SQLite's own messages (schema-level; no user text). */
+  problems: string[];
+  ms: number;
+}
+
+export interface JobRun {
+  id: number;
+  job: string;
+  trigger: 'idle' | 'periodic' | 'demand' | 'startup';
+  status: 'ok' | 'failed';
+  startedAt: number;
+  finishedAt: number;
+  result: Record<string, unknown>;
+}

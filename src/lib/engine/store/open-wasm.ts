@@ -1,0 +1,76 @@
+import sqlite3InitModule, { type Sqlite3Static, type SAHPoolUtil, type Database } from '@sqlite.org/sqlite-wasm';
+import type { Logger } from '../../domain/log';
+import type { StorageKind } from '../protocol/types';
+import type { SqlDriver } from './driver';
+import { createSqliteWasmDriver } from './sqlite-wasm-driver';
+
+export const DB_FILE = '/engram.sqlite3';
+const POOL_NAME = 'engram-sahpool';
+
+let sqlite3Promise: Promise<Sqlite3Static> | null = null;
+
+/** One sqlite3 module per JS context. */
+export function loadSqlite3(): Promise<Sqlite3Static> {
+  sqlite3Promise ??= sqlite3InitModule();
+  return sqlite3Promise;
+}
+
+export interface OpenedDatabase {
+  driver: SqlDriver;
+  storage: { kind: StorageKind; reason: string | null };
+  /** The sahpool utility (export/import of the file); null in memory. */
+  pool: SAHPoolUtil | null;
+  db: Database;
+}
+
+export interface OpenOptions {
+  /** false: a deliberate in-memory session (guest mode, tests). */
+  persistent: boolean;
+  log: Logger;
+  /** How long to keep retrying while a closing tab still holds the access handles. */
+  retryForMs?: number;
+}
+
+/** Pragmas for the one connection of the browser: full durability, a generous page cache. */
+function tune(db: Database): void {
+  db.exec('PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY;');
+}
+
+/**
+ * Opens the database on OPFS (sahpool VFS). If OPFS cannot be used, falls back to memory and says why —
+ * the UI then shows a permanent "nothing is saved" banner.
+ */
+export async function openWasmDatabase(opts: OpenOptions): Promise<OpenedDatabase> {
+  const sqlite3 = await loadSqlite3();
+  if (!opts.persistent) return inMemory(sqlite3, 'guest');
+  const deadline = Date.now() + (opts.retryForMs ?? 8000);
+  let lastError = 'OPFS is not available here';
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const pool = await sqlite3.installOpfsSAHPoolVfs({
+        name: POOL_NAME,
+        preserveOnInitFailure: true,
+        // A failed init is cached; the previous holder (a closing tab) may have let go by now.
+        forceReinitIfPreviouslyFailed: true,
+        initialCapacity: 6,
+      });
+      const db = new pool.OpfsSAHPoolDb(DB_FILE);
+      tune(db);
+      return { driver: createSqliteWasmDriver(db), storage: { kind: 'opfs', reason: null }, pool, db };
+    } catch (err) {
+      lastError = err instanceof Error ? err.message : String(err);
+      const busy = /Access Handles|NoModificationAllowed|InvalidState|locked/i.test(lastError);
+      if (!busy || Date.now() > deadline) break;
+      opts.log.warn('db.open-retry', { attempt });
+      await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 1000)));
+    }
+  }
+  opts.log.warn('db.opfs-unavailable', { reason: lastError.slice(0, 200) });
+  return inMemory(sqlite3, 'opfs-unavailable');
+}
+
+function inMemory(sqlite3: Sqlite3Static, why: 'guest' | 'opfs-unavailable'): OpenedDatabase {
+  const db = new sqlite3.oo1.DB(':memory:', 'c');
+  tune(db);
+  return { driver: createSqliteWasmDriver(db), storage: { kind: 'memory', reason: why }, pool: null, db };
+}

@@ -1,0 +1,92 @@
+import type { Database, PreparedStatement, BindingSpec } from '@sqlite.org/sqlite-wasm';
+import {
+  createTransactionRunner,
+  normaliseParam,
+  type Row,
+  type RunResult,
+  type SqlDriver,
+  type SqlParams,
+  type SqlValue,
+} from './driver';
+
+/** Prepared statements are cached per SQL text: the hot paths (store a turn, recall) reuse them. */
+const CACHE_LIMIT = 256;
+
+export function createSqliteWasmDriver(db: Database): SqlDriver {
+  const cache = new Map<string, PreparedStatement>();
+
+  function statement(sql: string): PreparedStatement {
+    let stmt = cache.get(sql);
+    if (stmt) {
+      // Refresh its place in the LRU order.
+      cache.delete(sql);
+      cache.set(sql, stmt);
+      return stmt;
+    }
+    stmt = db.prepare(sql);
+    cache.set(sql, stmt);
+    if (cache.size > CACHE_LIMIT) {
+      const [oldestSql, oldest] = cache.entries().next().value as [string, PreparedStatement];
+      cache.delete(oldestSql);
+      oldest.finalize();
+    }
+    return stmt;
+  }
+
+  function bind(stmt: PreparedStatement, params: SqlParams | undefined): void {
+    if (params === undefined) return;
+    if (Array.isArray(params)) {
+      if (params.length > 0) stmt.bind((params as readonly unknown[]).map((p) => normaliseParam(p as never)) as BindingSpec);
+      return;
+    }
+    const named: Record<string, SqlValue> = {};
+    for (const [key, value] of Object.entries(params)) named[`$${key}`] = normaliseParam(value);
+    stmt.bind(named as BindingSpec);
+  }
+
+  function withStatement<T>(sql: string, params: SqlParams | undefined, use: (stmt: PreparedStatement) => T): T {
+    const stmt = statement(sql);
+    try {
+      bind(stmt, params);
+      return use(stmt);
+    } finally {
+      stmt.reset(true);
+    }
+  }
+
+  const exec = (sql: string): void => {
+    db.exec(sql);
+  };
+
+  return {
+    kind: 'sqlite-wasm',
+    exec,
+    run(sql, params): RunResult {
+      withStatement(sql, params, (stmt) => {
+        while (stmt.step()) {
+          /* drain RETURNING rows, if any */
+        }
+      });
+      return {
+        changes: Number(db.changes()),
+        lastInsertRowid: Number(db.selectValue('SELECT last_insert_rowid()')),
+      };
+    },
+    all<T = Row>(sql: string, params?: SqlParams): T[] {
+      return withStatement(sql, params, (stmt) => {
+        const rows: T[] = [];
+        while (stmt.step()) rows.push(stmt.get({}) as T);
+        return rows;
+      });
+    },
+    get<T = Row>(sql: string, params?: SqlParams): T | undefined {
+      return withStatement(sql, params, (stmt) => (stmt.step() ? (stmt.get({}) as T) : undefined));
+    },
+    transaction: createTransactionRunner(exec),
+    close(): void {
+      for (const stmt of cache.values()) stmt.finalize();
+      cache.clear();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * Test support: a real engine on an in-memory sqlite-wasm database, with a fixed clock and
+ * sequential ids. Used by engine unit tests and the acceptance tests.
+ */
+import { fixedClock, sequentialIds } from '../domain/clock';
+import { memoryLogger } from '../domain/log';
+import { createEngine, type Engine } from './engine';
+import { migrations } from './store/migrations';
+import { openWasmDatabase } from './store/open-wasm';
+
+export const T0 = Date.UTC(2026, 0, 17, 10, 30, 0);
+
+export async function createTestEngine(opts: { now?: number } = {}) {
+  const clock = fixedClock(opts.now ?? T0);
+  const log = memoryLogger();
+  const opened = await openWasmDatabase({ persistent: false, log });
+  const engine = createEngine(
+    { driver: opened.driver, clock, ids: sequentialIds('t'), log, storage: opened.storage, startedAt: clock.now() },
+    migrations,
+  );
+  return { engine, clock, log, driver: opened.driver };
+}
+
+export type TestEngine = Awaited<ReturnType<typeof createTestEngine>>;
+
+/** Unwraps a response in a test, failing loudly with the error if it is not ok. */
+export function expectOk<T>(res: { ok: true; data: T } | { ok: false; error: { code: string; message: string } }): T {
+  if (!res.ok) throw new Error(`expected ok, got ${res.error.code}: ${res.error.message}`);
+  return res.data;
+}

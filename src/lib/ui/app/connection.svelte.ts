@@ -1,0 +1,110 @@
+import * as Comlink from 'comlink';
+import type { IpcError } from '../../domain/errors';
+import { createCaller, type EngineCaller } from '../../engine/client/caller';
+import type { HostEvent, HostInfo } from '../../engine/host/messages';
+import type { DbWorkerApi } from '../../engine/host/worker-api';
+import type { JobsWorkerApi } from '../../engine/jobs/worker-api';
+import type { JobProgress } from '../../engine/jobs/types';
+import type { SystemStatus } from '../../engine/protocol/types';
+import { localDb } from '../local/local-db';
+import { createOutbox, type Outbox } from '../local/outbox';
+
+/**
+ * The page's one connection to the engine: starts the DB worker and the jobs worker, joins them with a
+ * MessagePort, and turns worker events into reactive state.
+ *
+ *   page ──Comlink──▶ db.worker ◀──MessagePort── jobs.worker
+ */
+class Connection {
+  host = $state<HostInfo | null>(null);
+  status = $state<SystemStatus | null>(null);
+  startupError = $state<IpcError | null>(null);
+  /** Bumps on every write anywhere (this tab or another): views re-query when it changes. */
+  revision = $state(0);
+  jobs = $state<Record<string, JobProgress>>({});
+  outboxCount = $state(0);
+
+  #caller: EngineCaller | null = null;
+  #jobs: Comlink.Remote<JobsWorkerApi> | null = null;
+  #outbox: Outbox | null = null;
+  #started = false;
+
+  get ready(): boolean {
+    return this.status !== null;
+  }
+
+  get engine(): EngineCaller {
+    if (!this.#caller) throw new Error('engine not connected');
+    return this.#caller;
+  }
+
+  get outbox(): Outbox {
+    if (!this.#outbox) throw new Error('engine not connected');
+    return this.#outbox;
+  }
+
+  get jobsApi(): Comlink.Remote<JobsWorkerApi> | null {
+    return this.#jobs;
+  }
+
+  start(opts: { persistent: boolean }): void {
+    if (this.#started) return;
+    this.#started = true;
+    const dbWorker = new Worker(new URL('../../../../workers/db.worker.ts', import.meta.url), { type: 'module', name: 'engram-db' });
+    const db = Comlink.wrap<DbWorkerApi>(dbWorker);
+    const jobsWorker = new Worker(new URL('../../../../workers/jobs.worker.ts', import.meta.url), { type: 'module', name: 'engram-jobs' });
+    const jobs = Comlink.wrap<JobsWorkerApi>(jobsWorker);
+    this.#jobs = jobs;
+    this.#caller = createCaller({ call: (req) => db.call(req) });
+    this.#outbox = createOutbox(localDb(), this.#caller);
+
+    void db.subscribe(Comlink.proxy((event: HostEvent) => this.#onHostEvent(event)));
+    void db.start(opts);
+    const channel = new MessageChannel();
+    void db.connectJobs(Comlink.transfer(channel.port1, [channel.port1]));
+    void jobs.start(
+      Comlink.transfer(channel.port2, [channel.port2]),
+      Comlink.proxy((p: JobProgress) => {
+        this.jobs = { ...this.jobs, [p.job]: p };
+      }),
+    );
+    // A dying tab lets go of the database lock at once, so another tab can take over.
+    addEventListener('pagehide', (e) => {
+      if (!e.persisted) dbWorker.terminate();
+    });
+    for (const type of ['keydown', 'pointerdown'] as const) {
+      addEventListener(type, () => void jobs.activity(), { passive: true });
+    }
+    void this.#refreshStatus();
+  }
+
+  async #refreshStatus(): Promise<void> {
+    const res = await this.engine.call('system.status', {});
+    if (res.ok) {
+      this.status = res.data;
+      this.startupError = null;
+      const drained = await this.outbox.drain();
+      this.outboxCount = drained.remaining;
+    } else if (res.error.code !== 'DB_UNAVAILABLE') {
+      this.startupError = res.error;
+    }
+    if (!res.ok) this.outboxCount = await this.outbox.count();
+  }
+
+  #onHostEvent(event: HostEvent): void {
+    switch (event.type) {
+      case 'role':
+        this.host = event.info;
+        if (event.info.role === 'leader' || this.status === null) void this.#refreshStatus();
+        break;
+      case 'change':
+        this.revision++;
+        break;
+      case 'startup-failed':
+        this.startupError = event.error as IpcError;
+        break;
+    }
+  }
+}
+
+export const connection = new Connection();

@@ -1,0 +1,40 @@
+import { expect, type Page } from '@playwright/test';
+
+type CallResult = { ok: true; data: unknown } | { ok: false; error: { code: string; message: string } };
+
+/** Calls the engine from the page, through the same client the UI uses. */
+export async function call<T = unknown>(page: Page, method: string, input: unknown = {}): Promise<T> {
+  const res = await page.evaluate(
+    async ([m, i]) => {
+      const w = globalThis as unknown as { engram: { call(m: string, i: unknown): Promise<CallResult> } };
+      return w.engram.call(m as string, i);
+    },
+    [method, input] as const,
+  );
+  if (!res.ok) throw new Error(`${method} failed: ${res.error.code} ${res.error.message}`);
+  return res.data as T;
+}
+
+export async function callRaw(page: Page, method: string, input: unknown = {}): Promise<CallResult> {
+  return page.evaluate(
+    async ([m, i]) => {
+      const w = globalThis as unknown as { engram: { call(m: string, i: unknown): Promise<CallResult> } };
+      return w.engram.call(m as string, i);
+    },
+    [method, input] as const,
+  );
+}
+
+/** Waits until the page's engine answers (its worker is up and some tab leads). */
+export async function waitForEngine(page: Page): Promise<void> {
+  await expect
+    .poll(async () => page.evaluate(() => Boolean((globalThis as { engram?: { connection: { ready: boolean } } }).engram?.connection.ready)), {
+      timeout: 20_000,
+    })
+    .toBe(true);
+}
+
+export async function open(page: Page, path = '/chat'): Promise<void> {
+  await page.goto(path);
+  await waitForEngine(page);
+}
