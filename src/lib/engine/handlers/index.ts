@@ -14,5 +14,9 @@ export function handlerSet(env: EngineEnv): HandlerMap {
     ...systemHandlers(env),
     ...settingsHandlers(env),
     ...maintenanceHandlers(env),
+    // conversations (issue 3)
+    // memory (issue 4)
+    // context (issue 5)
+    // backup (issue 6)
   };
 }

@@ -41,6 +41,14 @@ export const contract = {
   'jobs.history': call<JobRun[]>()({
     input: z.strictObject({ job: jobName.optional(), limit: z.number().int().min(1).max(100).default(10) }),
   }),
+
+  // ── conversations, summaries, symbols, recall, cleanup (issue 3) ──────────
+
+  // ── long-term memory, profile, retrieval (issue 4) ────────────────────────
+
+  // ── context engine, skills, feedback, project files (issue 5) ─────────────
+
+  // ── backup: export, import, database file (issue 6) ───────────────────────
 } as const satisfies Record<string, CallSpec>;
 
 export type Contract = typeof contract;

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * Where the model lives. Kept in Dexie on this device only: never in the SQLite database, so never in an
+ * export, and the key is never logged.
+ */
+export const modelSettingsSchema = z
+  .strictObject({
+    provider: z.enum(['heuristic', 'openai-compatible']).default('heuristic'),
+    /** An OpenAI-compatible base URL; the default is a local Ollama. */
+    baseUrl: z.url({ protocol: /^https?$/ }).default('http://localhost:11434/v1'),
+    model: z.string().max(200).default(''),
+    apiKey: z.string().max(500).default(''),
+    embeddingModel: z.string().max(200).default(''),
+    timeoutMs: z.number().int().min(1000).max(600_000).default(60_000),
+    /** Token budget scaling for this model's tokenizer relative to cl100k (context engine). */
+    tokenRatio: z.number().min(0.5).max(3).default(1),
+    contextWindow: z.number().int().min(1024).max(2_000_000).default(8192),
+  })
+  .default({
+    provider: 'heuristic',
+    baseUrl: 'http://localhost:11434/v1',
+    model: '',
+    apiKey: '',
+    embeddingModel: '',
+    timeoutMs: 60_000,
+    tokenRatio: 1,
+    contextWindow: 8192,
+  });
+
+export type ModelSettings = z.output<typeof modelSettingsSchema>;
+export const DEFAULT_MODEL_SETTINGS: ModelSettings = modelSettingsSchema.parse(undefined);
