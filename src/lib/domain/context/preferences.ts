@@ -1,0 +1,91 @@
+/**
+ * L2, the preferences section (seed 004 "用户偏好自动注入"; format from seed 003 "语义记忆注入"):
+ *
+ *   [用户写作偏好 - 自动学习]
+ *   - 动作场景：偏好短句（平均 < 15 字），节奏紧凑（置信度: 0.87）
+ *   - 叙事视角：严格第一人称（置信度: 0.95，用户已确认）
+ *   - 使用第三人称全知（置信度: 0.90，项目级）
+ *
+ * Lines are in creation order (`order`, then id), so a new rule is appended at the end of the block
+ * and every byte before it stays the same (append-only, 02-kv-cache doc). Scope precedence (003
+ * "项目级覆盖全局级") is applied by key: a global rule whose key a project rule also has is masked
+ * (left out and recorded), and project rules carry the `项目级` tag.
+ */
+import { z } from 'zod';
+import { parseOrThrow } from '../validation';
+import type { ContextItem, CutRecord } from './types';
+
+export const PREFERENCES_HEADER = '[用户写作偏好 - 自动学习]';
+/** The fixed body when there is no rule at all: the section never disappears (004). */
+export const PREFERENCES_EMPTY = '- （暂无偏好 · no preferences yet）';
+
+export const preferenceMetaSchema = z.object({
+  scope: z.enum(['global', 'project']),
+  confidence: z.number().min(0).max(1),
+  userConfirmed: z.boolean().default(false),
+  /** Conflict key (e.g. `narrative.pov`); a project rule overrides a global rule with the same key. */
+  key: z.string().trim().min(1).max(200).optional(),
+});
+export type PreferenceMeta = z.output<typeof preferenceMetaSchema>;
+
+export interface PreferenceRule {
+  id: string;
+  rule: string;
+  scope: 'global' | 'project';
+  confidence: number;
+  userConfirmed?: boolean;
+  key?: string;
+  /** Creation order (row id); decides the line's position. */
+  order?: number;
+}
+
+/** Builds the L2 item for a semantic rule (003's entry: rule, scope, confidence, userConfirmed). */
+export function preferenceItem(rule: PreferenceRule): ContextItem {
+  const meta: Record<string, unknown> = { scope: rule.scope, confidence: rule.confidence, userConfirmed: rule.userConfirmed ?? false };
+  if (rule.key !== undefined) meta.key = rule.key;
+  return { id: `preference:${rule.id}`, kind: 'preference', text: rule.rule, ...(rule.order === undefined ? {} : { order: rule.order }), meta };
+}
+
+/** 003 line format. Confidence has two decimals so small learning updates do not churn the prefix. */
+export function formatPreferenceLine(text: string, meta: PreferenceMeta): string {
+  const notes = [`置信度: ${meta.confidence.toFixed(2)}`];
+  if (meta.userConfirmed) notes.push('用户已确认');
+  if (meta.scope === 'project') notes.push('项目级');
+  // One rule, one line: a line break inside a rule would break the block's structure.
+  return `- ${text.replace(/\s*\n\s*/g, ' ')}（${notes.join('，')}）`;
+}
+
+export interface ResolvedPreference {
+  item: ContextItem;
+  meta: PreferenceMeta;
+  /** Index in the caller's list, for error paths. */
+  index: number;
+}
+
+/**
+ * Validates each item's meta (INVALID_ARGUMENT `layers.L2.items[i].meta.confidence` …) and masks the
+ * global rules a project rule overrides. The kept list keeps the caller's order; sorting is done later.
+ */
+export function resolvePreferences(items: readonly ContextItem[]): { kept: ResolvedPreference[]; masked: ResolvedPreference[] } {
+  const resolved = items.map((item, index) => ({
+    item,
+    index,
+    meta: parseOrThrow(preferenceMetaSchema, item.meta ?? {}, `layers.L2.items[${index}].meta`),
+  }));
+  const projectKeys = new Set(resolved.filter((r) => r.meta.scope === 'project' && r.meta.key).map((r) => normKey(r.meta.key)));
+  const kept: ResolvedPreference[] = [];
+  const masked: ResolvedPreference[] = [];
+  for (const r of resolved) {
+    const overridden = r.meta.scope === 'global' && r.meta.key !== undefined && projectKeys.has(normKey(r.meta.key));
+    (overridden ? masked : kept).push(r);
+  }
+  return { kept, masked };
+}
+
+function normKey(key: string | undefined): string {
+  return (key ?? '').normalize('NFC').toLowerCase();
+}
+
+export function maskedCut(itemId: string, tokens: number): CutRecord {
+  return { itemId, reason: 'masked', tokensBefore: tokens, tokensAfter: 0 };
+}
