@@ -1,0 +1,184 @@
+/**
+ * Word segmentation shared by the index and the query side (ARCHITECTURE §5, TECH-NOTES "Chinese full-text search").
+ *
+ *   text ──NFKC──▶ CJK runs ──Intl.Segmenter('zh', word)──▶ words
+ *              └─▶ other runs ──LATIN_TOKEN regex────────────▶ words, paths, identifiers
+ *
+ * FTS5's `unicode61` would make a whole run of Han characters one token, so CJK is split into words here and the
+ * words are joined with spaces. Latin runs use our own regex (fast and independent of ICU); only CJK depends on the
+ * segmenter, whose output is probed into SEGMENTER_VERSION so a changed ICU triggers re-indexing.
+ *
+ * Invariant: documents and queries go through the same functions (`indexForms` here, `buildMatchQuery` reuses them),
+ * so whatever a token becomes in the index, the query asks for exactly that.
+ */
+
+/** Bump when our own rules change what `segmentWords`/`indexText` emit. */
+const RULES_VERSION = 1;
+
+// Script_Extensions also catches ー (prolonged sound mark) and 〆, which are Script=Common.
+const CJK_CLASS = '\\p{Script_Extensions=Han}\\p{Script_Extensions=Hiragana}\\p{Script_Extensions=Katakana}\\p{Script_Extensions=Hangul}';
+const CJK_TEST = new RegExp(`[${CJK_CLASS}]`, 'u');
+const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, 'gu');
+const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/*
+ * One token of a non-CJK run, first match wins:
+ *   1. a URL (split into its words later, never kept whole);
+ *   2. a path-like run `a/b/c.ext`, `./x`, `~/x`, `C:\x\y` (kept whole only if `isPathLike`), never starting
+ *      inside a run of word characters (else `a-a-a-…` would be rescanned from every hyphen: quadratic);
+ *   3. a word: letters/marks/digits/underscore joined by `'` `’` `.` or `::` (don't, order.ts, config.timeout,
+ *      snake_case, std::vec). Every repetition needs a joiner that the inner class cannot match, so matching is
+ *      linear: no catastrophic backtracking on long inputs.
+ */
+const LATIN_TOKEN =
+  /([a-z][a-z0-9+.-]{0,30}:\/\/[^\s<>"'`]+)|((?<![\w@.-])(?:(?:~|\.{1,2})?[/\\])?[\w@.-]+(?:[/\\][\w@.-]+)+)|([\p{L}\p{M}\p{N}_]+(?:(?:['’.]|::)[\p{L}\p{M}\p{N}_]+)*)/giu;
+const WORD_ONLY = /[\p{L}\p{M}\p{N}_]+(?:(?:['’.]|::)[\p{L}\p{M}\p{N}_]+)*/gu;
+const FILE_EXT_END = /\.[A-Za-z][A-Za-z0-9]{0,9}$/;
+const ABSOLUTE_START = /^(?:~|\.{1,2})?[/\\]/;
+
+let segmenter: Intl.Segmenter | null | undefined;
+
+/** One cached segmenter per JS context; null where Intl.Segmenter is missing (then CJK falls back to characters). */
+function zhSegmenter(): Intl.Segmenter | null {
+  if (segmenter === undefined) {
+    segmenter = typeof Intl !== 'undefined' && typeof Intl.Segmenter === 'function' ? new Intl.Segmenter('zh', { granularity: 'word' }) : null;
+  }
+  return segmenter;
+}
+
+export function hasCjk(text: string): boolean {
+  return CJK_TEST.test(text);
+}
+
+/** A token with its place in the NFKC-normalized text; `cjk` tokens came from the segmenter. */
+export interface ScannedToken {
+  text: string;
+  start: number;
+  end: number;
+  cjk: boolean;
+}
+
+/** The tokens of `segmentWords` with positions (in `text.normalize('NFKC')`), for callers that need adjacency. */
+export function scanTokens(text: string): ScannedToken[] {
+  const out: ScannedToken[] = [];
+  const normalized = text.normalize('NFKC');
+  let last = 0;
+  for (const m of normalized.matchAll(CJK_RUN)) {
+    if (m.index > last) latinTokens(normalized.slice(last, m.index), last, out);
+    cjkWords(m[0], m.index, out);
+    last = m.index + m[0].length;
+  }
+  if (last < normalized.length) latinTokens(normalized.slice(last), last, out);
+  return out;
+}
+
+/**
+ * Word tokens in order, original case, punctuation dropped. CJK is split into words by Intl.Segmenter (zh);
+ * identifiers (processPayment, snake_case_name, config.timeout) and paths (src/order.ts) stay one token each.
+ */
+export function segmentWords(text: string): string[] {
+  return scanTokens(text).map((t) => t.text);
+}
+
+function cjkWords(run: string, offset: number, out: ScannedToken[]): void {
+  const seg = zhSegmenter();
+  if (!seg) {
+    let i = offset;
+    for (const ch of run) {
+      if (HAS_WORD_CHAR.test(ch)) out.push({ text: ch, start: i, end: i + ch.length, cjk: true });
+      i += ch.length;
+    }
+    return;
+  }
+  for (const s of seg.segment(run)) {
+    if (s.isWordLike) out.push({ text: s.segment, start: offset + s.index, end: offset + s.index + s.segment.length, cjk: true });
+  }
+}
+
+function latinTokens(run: string, offset: number, out: ScannedToken[]): void {
+  const push = (text: string, at: number) => out.push({ text, start: at, end: at + text.length, cjk: false });
+  for (const m of run.matchAll(LATIN_TOKEN)) {
+    const [whole, url, path, word] = m;
+    const at = offset + m.index;
+    if (word !== undefined) push(word, at);
+    else if (path !== undefined && isPathLike(path)) push(path, at);
+    else for (const w of (url ?? whole).matchAll(WORD_ONLY)) push(w[0], at + w.index);
+  }
+}
+
+/**
+ * `a/b` is prose as often as code (and/or, A/B, km/h, 2023/05/08). A run is a path when it ends in a file
+ * extension, starts like one (`/`, `./`, `../`, `~/`), or has two or more separators and is not all digits.
+ */
+export function isPathLike(run: string): boolean {
+  if (FILE_EXT_END.test(run) || ABSOLUTE_START.test(run)) return true;
+  const parts = run.split(/[/\\]/);
+  return parts.length >= 3 && !parts.every((p) => /^\d*$/.test(p));
+}
+
+const IDENT_JOINER = /[\p{L}\p{N}][_./\\:@-]+[\p{L}\p{N}]|^_|_$/u;
+const CAMEL_HUMP = /\p{Ll}\p{Lu}|\p{Lu}{2}\p{Ll}/u;
+const SEPARATORS = /[/\\]/;
+const PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{N}+|[\p{L}\p{M}]+/gu;
+const NON_WORD = /[^\p{L}\p{M}\p{N}]+/gu;
+
+/** Code-shaped: camelCase/PascalCase humps, or word characters joined by `_ . / \ : @ -`. Apostrophe words are not. */
+export function isIdentifier(token: string): boolean {
+  return IDENT_JOINER.test(token) || CAMEL_HUMP.test(token);
+}
+
+/**
+ * The one token an identifier becomes in the index and in queries: lowercase with every separator removed.
+ * `unicode61` would split `src/order.ts` or `snake_case` at the separators; without them the identifier is one
+ * predictable token. Side effect, on purpose: processPayment, process_payment and PROCESS_PAYMENT meet.
+ */
+export function identifierForm(token: string): string {
+  return token.toLowerCase().replace(NON_WORD, '');
+}
+
+/** Identifier parts for partial matches: processPayment → process, payment; src/order.ts → src, order, ts. */
+export function identifierParts(token: string): string[] {
+  return Array.from(token.matchAll(PART), (m) => m[0].toLowerCase());
+}
+
+/**
+ * What one token contributes to `indexText`: plain words lowercased; identifiers whole, then the whole basename
+ * of a path (so `order.ts` finds `src/order.ts`), then their parts.
+ */
+export function indexForms(token: string): string[] {
+  if (!isIdentifier(token)) return [token.toLowerCase()];
+  const whole = identifierForm(token);
+  const forms = [whole];
+  if (SEPARATORS.test(token)) {
+    const base = identifierForm(token.split(SEPARATORS).pop() ?? '');
+    if (base && base !== whole) forms.push(base);
+  }
+  const parts = identifierParts(token);
+  if (parts.length > 1) forms.push(...parts);
+  return forms.filter((f) => f !== '');
+}
+
+/** The text for an FTS5 `porter unicode61 remove_diacritics 2` column: space-joined lowercase forms. Deterministic. */
+export function indexText(text: string): string {
+  const forms: string[] = [];
+  for (const token of segmentWords(text)) forms.push(...indexForms(token));
+  return forms.join(' ');
+}
+
+const PROBE = '我们今天去北京大学学习。昨天讨论了支付流程的并发问题，决定使用互斥锁。去年圣诞节我们在上海。';
+
+/** FNV-1a, 32 bit: a short, stable fingerprint (not security relevant). */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * Stored with the index. Changes when our rules change or when the platform's segmenter splits a fixed sentence
+ * differently (another ICU), because then old index rows and new queries would disagree.
+ */
+export const SEGMENTER_VERSION = `r${RULES_VERSION}-${zhSegmenter() ? fnv1a(segmentWords(PROBE).join('|')) : 'nosegmenter'}`;
