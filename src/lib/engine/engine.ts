@@ -3,6 +3,7 @@ import { EngineError, fail, ok, type IpcResponse } from '../domain/errors';
 import { invalidArgument } from '../domain/validation';
 import type { EngineEnv } from './env';
 import { handlerSet, type HandlerMap } from './handlers';
+import { createServices } from './services';
 import { COMMON_ERRORS } from './protocol/define';
 import { contract, isMethod, type Input, type Method, type Output } from './protocol/contract';
 import type { Migration } from './store/migrate';
@@ -39,7 +40,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   env.driver.exec('PRAGMA foreign_keys = ON');
   const report = migrate(env.driver, migrations, () => env.clock.now());
   if (report.applied.length) env.log.info('db.migrated', { from: report.from, to: report.to });
-  const handlers: HandlerMap = handlerSet(env);
+  const handlers: HandlerMap = handlerSet(createServices(env));
   const listeners = new Set<(change: ChangeEvent) => void>();
 
   async function handle(req: EngineRequest): Promise<IpcResponse<unknown>> {

@@ -1,5 +1,7 @@
-import type { EngineEnv } from '../env';
 import type { Method, Output, Parsed } from '../protocol/contract';
+import type { Services } from '../services';
+import { conversationHandlers } from './conversations';
+import { recallHandlers } from './recall';
 import { maintenanceHandlers } from './maintenance';
 import { settingsHandlers } from './settings';
 import { systemHandlers } from './system';
@@ -9,12 +11,15 @@ export type HandlerMap = { [M in Method]: Handler<M> };
 export type Handlers<K extends Method> = { [M in K]: Handler<M> };
 
 /** Every call of the contract has exactly one handler; the type makes a missing one a compile error. */
-export function handlerSet(env: EngineEnv): HandlerMap {
+export function handlerSet(services: Services): HandlerMap {
+  const { env } = services;
   return {
     ...systemHandlers(env),
     ...settingsHandlers(env),
     ...maintenanceHandlers(env),
     // conversations (issue 3)
+    ...conversationHandlers(services),
+    ...recallHandlers(services),
     // memory (issue 4)
     // context (issue 5)
     // backup (issue 6)

@@ -47,13 +47,15 @@ export async function openWasmDatabase(opts: OpenOptions): Promise<OpenedDatabas
   let lastError = 'OPFS is not available here';
   for (let attempt = 0; ; attempt++) {
     try {
-      const pool = await sqlite3.installOpfsSAHPoolVfs({
+      const options = {
         name: POOL_NAME,
         preserveOnInitFailure: true,
         // A failed init is cached; the previous holder (a closing tab) may have let go by now.
+        // (Supported at run time since 3.54 but missing from the bundled typings.)
         forceReinitIfPreviouslyFailed: true,
         initialCapacity: 6,
-      });
+      };
+      const pool = await sqlite3.installOpfsSAHPoolVfs(options as Parameters<Sqlite3Static['installOpfsSAHPoolVfs']>[0]);
       const db = new pool.OpfsSAHPoolDb(DB_FILE);
       tune(db);
       return { driver: createSqliteWasmDriver(db), storage: { kind: 'opfs', reason: null }, pool, db };

@@ -1,0 +1,110 @@
+import { extractKeywords } from '../text/keywords';
+import { querySymbols } from '../text/symbols';
+import { detectEmotion } from './emotion';
+import type { Emotion, WorkingMemory } from './types';
+
+/** Seed 001: working memory is removed after 30 minutes without activity. */
+export const WORKING_MEMORY_IDLE_MS = 30 * 60_000;
+const MAX_VARIABLES = 24;
+
+export function startWorkingMemory(sessionId: string, now: number): WorkingMemory {
+  return { sessionId, currentTopic: null, contextVariables: {}, turnCount: 0, lastEmotion: null, createdAt: now, updatedAt: now };
+}
+
+/**
+ * Seed 001 "Working memory update on each turn", heuristic path: turn_count + 1, updated_at = now,
+ * topic and variables from the user's words, emotion from a lexicon. `recentUserTexts` are the
+ * session's latest user messages, newest last (including this one).
+ */
+export function applyUserTurn(
+  wm: WorkingMemory,
+  turn: { text: string; now: number; recentUserTexts: readonly string[] },
+): WorkingMemory {
+  const variables = { ...wm.contextVariables, ...extractContextVariables(turn.text) };
+  const names = Object.keys(variables);
+  // Keep the newest variables when there are too many (insertion order is update order).
+  for (const name of names.slice(0, Math.max(0, names.length - MAX_VARIABLES))) delete variables[name];
+  return {
+    ...wm,
+    turnCount: wm.turnCount + 1,
+    updatedAt: turn.now,
+    currentTopic: heuristicTopic(turn.recentUserTexts) ?? wm.currentTopic,
+    contextVariables: variables,
+    lastEmotion: detectEmotion(turn.text),
+  };
+}
+
+/** The model's analysis of a turn (when there is a model) replaces the heuristic topic/variables. */
+export function applyAnalysis(
+  wm: WorkingMemory,
+  analysis: { currentTopic?: string | null; contextVariables?: Record<string, string>; lastEmotion?: Emotion | null; now: number },
+): WorkingMemory {
+  return {
+    ...wm,
+    updatedAt: analysis.now,
+    currentTopic: analysis.currentTopic === undefined ? wm.currentTopic : analysis.currentTopic,
+    contextVariables: analysis.contextVariables ? { ...wm.contextVariables, ...analysis.contextVariables } : wm.contextVariables,
+    lastEmotion: analysis.lastEmotion === undefined ? wm.lastEmotion : analysis.lastEmotion,
+  };
+}
+
+export function isIdle(wm: WorkingMemory, now: number, idleMs = WORKING_MEMORY_IDLE_MS): boolean {
+  return now - wm.updatedAt > idleMs;
+}
+
+/**
+ * The topic: a code symbol if the latest message names one, else the keywords that recur most in the
+ * last three user messages (newer messages weigh more). Null when nothing stands out.
+ */
+export function heuristicTopic(recentUserTexts: readonly string[]): string | null {
+  const latest = recentUserTexts.at(-1) ?? '';
+  const symbol = querySymbols(latest)[0];
+  if (symbol) return symbol;
+  const weights = new Map<string, { word: string; weight: number }>();
+  const window = recentUserTexts.slice(-3);
+  window.forEach((text, i) => {
+    const recency = (i + 1) / window.length;
+    for (const word of extractKeywords(text, { max: 8 })) {
+      const key = word.toLowerCase();
+      const entry = weights.get(key) ?? { word, weight: 0 };
+      entry.weight += recency;
+      weights.set(key, entry);
+    }
+  });
+  const ranked = [...weights.values()].sort((a, b) => b.weight - a.weight);
+  if (ranked.length === 0) return null;
+  return ranked
+    .slice(0, 2)
+    .map((r) => r.word)
+    .join(' ');
+}
+
+const VARIABLE_PATTERNS: readonly RegExp[] = [
+  // `name = value` / `name: value` in prose or code (short values only)
+  /(?:^|[\s`(])([A-Za-z_][\w.]{1,40})\s*[:=]\s*["'`]?([^\s"'`,;，。]{1,60})/g,
+  // English: "my X is Y", "the X is set to Y", "using X version Y"
+  /\b(?:my|our|the)\s+([a-z][a-z ]{1,30}?)\s+(?:is|are|is set to)\s+([^\s,.;]{1,60})/gi,
+  // Chinese: "X 是 Y" for settings-like nouns, "用的是 Y"
+  /(项目|版本|框架|语言|数据库|截止日期|期限|目标|预算|环境|系统)(?:名)?(?:是|为|叫|用)\s*([^\s，。；,;]{1,40})/g,
+];
+
+/** Short "name → value" facts the conversation sets up (temporary context variables, seed 001). */
+export function extractContextVariables(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pattern of VARIABLE_PATTERNS) {
+    for (const m of text.matchAll(pattern)) {
+      const name = m[1]?.trim();
+      const value = m[2]?.trim();
+      if (name && value && name.length <= 40 && !/^https?$/i.test(name)) out[name] = value;
+    }
+  }
+  return out;
+}
+
+/** What is worth archiving into long-term memory when the working memory expires. */
+export function archiveCandidates(wm: WorkingMemory): { name: string; value: string }[] {
+  const items = Object.entries(wm.contextVariables).map(([name, value]) => ({ name, value }));
+  // A session that lasted a few turns on one topic leaves that topic as a pattern worth keeping.
+  if (wm.currentTopic && wm.turnCount >= 3) items.push({ name: 'topic', value: wm.currentTopic });
+  return items;
+}

@@ -1,0 +1,62 @@
+import type { Services } from '../services';
+import type { Handlers } from './index';
+
+type ConversationMethods =
+  | 'session.create'
+  | 'session.list'
+  | 'session.get'
+  | 'session.update'
+  | 'session.delete'
+  | 'message.append'
+  | 'message.list'
+  | 'message.get'
+  | 'message.update'
+  | 'message.delete'
+  | 'workingMemory.get'
+  | 'workingMemory.update'
+  | 'workingMemory.sweep'
+  | 'summary.list'
+  | 'summary.create'
+  | 'summary.replace'
+  | 'summary.turns'
+  | 'summary.pending';
+
+export function conversationHandlers(s: Services): Handlers<ConversationMethods> {
+  return {
+    'session.create': (input) => s.sessions.create(input),
+    'session.list': (input) => s.sessions.list(input),
+    'session.get': ({ id }) => s.sessions.mustFind(id),
+    'session.update': ({ id, ...patch }) => s.sessions.update(id, patch),
+    'session.delete': ({ id }) => {
+      const report = s.cleanup.run({ sessionId: id });
+      s.workingMemory.forget(id);
+      return report;
+    },
+    'message.append': (input) => s.conversation.append(input),
+    'message.list': ({ sessionId, ...opts }) => {
+      s.sessions.mustFind(sessionId);
+      return s.messages.list(sessionId, opts);
+    },
+    'message.get': ({ id }) => s.messages.mustFind(id),
+    'message.update': ({ id, ...patch }) => s.messages.update(id, patch),
+    'message.delete': ({ id }) => {
+      s.messages.delete(id);
+      return { deleted: 1 };
+    },
+    'workingMemory.get': ({ sessionId }) => s.workingMemory.get(sessionId),
+    'workingMemory.update': ({ sessionId, ...analysis }) => s.workingMemory.update(sessionId, analysis),
+    'workingMemory.sweep': () => s.workingMemory.sweep(),
+    'summary.list': ({ sessionId, kind }) => {
+      s.sessions.mustFind(sessionId);
+      return s.summaries.list(sessionId, kind);
+    },
+    'summary.create': ({ sessionId, fromTurn, toTurn }) => s.conversation.summarize(sessionId, fromTurn, toTurn),
+    'summary.replace': ({ id, ...patch }) => s.summaries.replaceText(id, patch),
+    'summary.turns': ({ id }) => {
+      const summary = s.summaries.mustFind(id);
+      return s.messages.turns(summary.sessionId, summary.startTurn, summary.endTurn);
+    },
+    'summary.pending': ({ limit }) => s.summaries.extractive(limit),
+  };
+}
+

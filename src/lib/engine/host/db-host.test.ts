@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { createCaller } from '../client/caller';
+import { createEngine, type Engine } from '../engine';
+import { createTestEngine, expectOk } from '../testing';
+import { createDbHost } from './db-host';
+import type { RelayMessage } from './messages';
+
+/** A LockManager good enough for one process: FIFO exclusive locks released when the callback settles. */
+function fakeLocks(): LockManager {
+  const queues = new Map<string, (() => void)[]>();
+  const held = new Set<string>();
+  const next = (name: string) => {
+    const q = queues.get(name) ?? [];
+    const grant = q.shift();
+    if (grant) grant();
+  };
+  return {
+    request: ((name: string, _opts: unknown, cb: (lock: unknown) => Promise<unknown>) =>
+      new Promise((resolve, reject) => {
+        const run = () => {
+          held.add(name);
+          Promise.resolve(cb({ name, mode: 'exclusive' }))
+            .then(resolve as (v: unknown) => void, reject)
+            .finally(() => {
+              held.delete(name);
+              next(name);
+            });
+        };
+        if (!held.has(name)) run();
+        else queues.set(name, [...(queues.get(name) ?? []), run]);
+      })) as LockManager['request'],
+    query: async () => ({ held: [], pending: [] }),
+  };
+}
+
+/** A BroadcastChannel that can be told to lose the leader's answers, as if its tab died right after writing. */
+class LossyChannel extends BroadcastChannel {
+  dropResponses = false;
+  override postMessage(message: RelayMessage): void {
+    if (this.dropResponses && message.t === 'res') return;
+    super.postMessage(message);
+  }
+}
+
+const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));
+
+describe('several tabs (leader election over Web Locks, relay over BroadcastChannel)', () => {
+  it('exactly one host leads; the other relays its calls and sees changes', async () => {
+    const t = await createTestEngine();
+    const locks = fakeLocks();
+    const name = `relay-${Math.random()}`;
+    const a = createDbHost({ openEngine: async () => t.engine, locks, channel: new BroadcastChannel(name), tabId: 'A' });
+    await settle();
+    const b = createDbHost({ openEngine: async () => t.engine, locks, channel: new BroadcastChannel(name), tabId: 'B' });
+    await settle();
+    expect(a.info().role).toBe('leader');
+    expect(b.info().role).toBe('follower');
+    const changes: string[] = [];
+    b.subscribe((e) => {
+      if (e.type === 'change') changes.push(e.method);
+    });
+    const caller = createCaller(b);
+    const s = expectOk(await caller.call('session.create', { title: 'from B' }));
+    expect(expectOk(await createCaller(a).call('session.get', { id: s.id })).title).toBe('from B');
+    await settle();
+    expect(changes).toContain('session.create');
+    a.close();
+    b.close();
+  });
+
+  it('the leader closing mid-way loses no write and applies none twice', async () => {
+    const t = await createTestEngine();
+    // Closing tab A closes its own connection; the file (here: the in-memory database) stays for B.
+    const shared: Engine = { ...t.engine, close: () => {} };
+    const locks = fakeLocks();
+    const name = `relay-${Math.random()}`;
+    const leaderChannel = new LossyChannel(name);
+    const a = createDbHost({ openEngine: async () => shared, locks, channel: leaderChannel, tabId: 'A' });
+    await settle();
+    // B takes over on the same database when A is gone (in the browser: the same OPFS file).
+    const b = createDbHost({
+      openEngine: async () => createEngine(shared.env, (await import('../store/migrations')).migrations),
+      locks,
+      channel: new BroadcastChannel(name),
+      tabId: 'B',
+    });
+    await settle();
+    const session = expectOk(await createCaller(b).call('session.create', {}));
+    const caller = createCaller(b);
+    const writes: Promise<unknown>[] = [];
+    let answered = 0;
+    const send = (i: number) =>
+      writes.push(caller.call('message.append', { sessionId: session.id, role: 'user', content: `m${i}` }).then((r) => (answered++, r)));
+    for (let i = 0; i < 20; i++) send(i);
+    await settle(5);
+    // A applies what reached it but its answers are lost, then its tab dies.
+    leaderChannel.dropResponses = true;
+    for (let i = 20; i < 40; i++) send(i);
+    await settle(20);
+    const appliedByA = t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages')?.n ?? 0;
+    // Some writes were applied by A and never answered: exactly the case a re-send must not duplicate.
+    expect(appliedByA).toBeGreaterThan(answered);
+    a.close();
+    const results = (await Promise.all(writes)) as { ok: boolean }[];
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(b.info().role).toBe('leader');
+    const contents = t.driver.all<{ content: string }>('SELECT content FROM messages ORDER BY id').map((r) => r.content);
+    expect(contents).toHaveLength(40);
+    expect(new Set(contents).size).toBe(40);
+    b.close();
+  });
+
+  it('a follower with no leader anywhere answers DB_UNAVAILABLE instead of hanging', async () => {
+    const locks = fakeLocks();
+    const name = `relay-${Math.random()}`;
+    // Someone else holds the lock but never answers.
+    void locks.request('engram-db-leader', {}, () => new Promise(() => {}));
+    const b = createDbHost({ openEngine: async () => { throw new Error('unused'); }, locks, channel: new BroadcastChannel(name), relayTimeoutMs: 50 });
+    const res = await createCaller(b).call('system.status', {});
+    expect(res).toMatchObject({ ok: false, error: { code: 'DB_UNAVAILABLE' } });
+    b.close();
+  });
+});

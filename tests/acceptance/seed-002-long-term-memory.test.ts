@@ -1,0 +1,113 @@
+/**
+ * Seed 002 (对话长期记忆) scenarios SC-LTM-001…006, against the real engine on sqlite-wasm.
+ * Latency figures of the seed are measured by `npm run bench`, not asserted here.
+ */
+import { describe, expect, it } from 'vitest';
+import { createTestEngine, expectOk } from '../../src/lib/engine/testing';
+import { DAY_MS, newSession, turn } from './helpers';
+
+describe('seed 002 long-term memory', () => {
+  it('SC-LTM-001 记忆跨越 100 轮对话: early summaries and recent full turns are recalled', async () => {
+    const t = await createTestEngine();
+    const s = await newSession(t);
+    for (let i = 1; i <= 100; i++) {
+      if (i <= 5) await turn(t, s.id, `OrderService 第${i}个问题：下单时库存扣减不一致`, `OrderService 需要在 reserveStock 前加锁，这是第${i}步的结论。`);
+      else if (i >= 96) await turn(t, s.id, `OrderService 的问题现在又出现在第${i}轮了`, `我们再看一下 OrderService 的重试逻辑，第${i}轮。`);
+      else await turn(t, s.id, `我们聊聊天气和第${i}个无关话题`, `好的，这是关于天气的第${i}个回答。`);
+    }
+    const res = expectOk(await t.engine.call('recall.search', { query: '之前讨论的 OrderService 问题', limit: 5 }));
+    const summaries = res.results.filter((r) => r.isSummary);
+    const turns = res.results.filter((r) => !r.isSummary);
+    expect(summaries.some((r) => r.turnRange?.[0] === 1 && r.summary?.includes('OrderService'))).toBe(true);
+    expect(turns.some((r) => (r.turnNo ?? 0) >= 96 && r.content?.includes('OrderService'))).toBe(true);
+    expect(res.totalSearched).toBeGreaterThanOrEqual(200);
+  });
+
+  it('SC-LTM-002 基于符号的精确召回: processPayment finds turn 20, not turn 50', async () => {
+    const t = await createTestEngine();
+    const s = await newSession(t);
+    for (let i = 1; i <= 60; i++) {
+      if (i === 20) await turn(t, s.id, 'processPayment 函数有个 bug：重复扣款', '原因是 processPayment 没有幂等键，建议加上 idempotencyKey。');
+      else if (i === 50) await turn(t, s.id, '我们来重构 validateOrder 函数', 'validateOrder 可以拆成三个小函数。');
+      else await turn(t, s.id, `一般性讨论 ${i}`, `回答 ${i}`);
+    }
+    const res = expectOk(await t.engine.call('recall.search', { query: '之前 processPayment 的问题解决了吗', limit: 5 }));
+    const top = res.results[0];
+    expect(top?.isSummary).toBe(false);
+    expect(top?.turnNo).toBe(20);
+    expect(top?.explain.matchedSymbols).toEqual(['processPayment']);
+    expect(res.results.some((r) => r.turnNo === 50)).toBe(false);
+    expect(res.query.symbols).toContain('processPayment');
+  });
+
+  it('SC-LTM-003 滚动摘要生成: at 10 turns, turns 1-5 are summarised with symbols and conclusions, 6-10 stay full', async () => {
+    const t = await createTestEngine();
+    const s = await newSession(t);
+    for (let i = 1; i <= 10; i++) {
+      await turn(t, s.id, `第${i}轮：OrderService 的 processPayment 有并发问题`, i === 3 ? '我们决定使用互斥锁保护关键区域。' : `分析第${i}轮的日志。`);
+    }
+    const summaries = expectOk(await t.engine.call('summary.list', { sessionId: s.id }));
+    expect(summaries.map((x) => [x.startTurn, x.endTurn])).toEqual([[1, 5]]);
+    const [first] = summaries;
+    expect(first?.keySymbols).toEqual(expect.arrayContaining(['OrderService', 'processPayment']));
+    expect(first?.keyDecisions.join(' ')).toContain('互斥锁');
+    expect(new TextEncoder().encode(first?.summary ?? '').length).toBeLessThan(500);
+    // The summary links back to its full turns.
+    const linked = expectOk(await t.engine.call('summary.turns', { id: first?.id ?? 0 }));
+    expect(new Set(linked.map((m) => m.turnNo))).toEqual(new Set([1, 2, 3, 4, 5]));
+  });
+
+  it('SC-LTM-004 新会话继承记忆: a new session recalls yesterday’s CacheManager discussion and its summary', async () => {
+    const t = await createTestEngine();
+    const yesterday = await newSession(t);
+    for (let i = 1; i <= 10; i++) {
+      await turn(t, yesterday.id, `继续实现 CacheManager 的缓存淘汰，第${i}步`, `CacheManager 的缓存实现用 LRU，第${i}步完成。`);
+    }
+    t.clock.advance(DAY_MS);
+    const today = await newSession(t);
+    const res = expectOk(await t.engine.call('recall.search', { query: '继续昨天的缓存实现', limit: 10, currentSessionId: today.id }));
+    expect(res.results.length).toBeGreaterThan(0);
+    expect(res.results.every((r) => r.conversationId === yesterday.id)).toBe(true);
+    expect(res.results.some((r) => (r.content ?? r.summary ?? '').includes('CacheManager'))).toBe(true);
+    expect(res.results.some((r) => r.isSummary)).toBe(true);
+  });
+
+  it('SC-LTM-005 并发会话隔离: two sessions writing at once keep their own turns', async () => {
+    const t = await createTestEngine();
+    const a = await newSession(t);
+    const b = await newSession(t);
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        t.engine.call('message.append', { sessionId: i % 2 ? b.id : a.id, role: 'user', content: `${i % 2 ? '项目 Y' : '项目 X'} 第 ${i} 条` }),
+      ),
+    ).then((all) => all.forEach((r) => expect(r.ok).toBe(true)));
+    const msgsA = expectOk(await t.engine.call('message.list', { sessionId: a.id }));
+    const msgsB = expectOk(await t.engine.call('message.list', { sessionId: b.id }));
+    expect(msgsA).toHaveLength(20);
+    expect(msgsB).toHaveLength(20);
+    expect(msgsA.every((m) => m.content.startsWith('项目 X'))).toBe(true);
+    expect(msgsB.every((m) => m.content.startsWith('项目 Y'))).toBe(true);
+    expect(msgsA.map((m) => m.turnNo)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+
+  it('SC-LTM-006 记忆清理: older than 30 days goes, the last 30 days stay, the symbol index follows', async () => {
+    const t = await createTestEngine();
+    const sessions: string[] = [];
+    for (let day = 0; day < 60; day++) {
+      const s = await newSession(t);
+      sessions.push(s.id);
+      await turn(t, s.id, `第${day}天：修复 handler${day} 的 TypeError`, `handler${day} 已修复。`);
+      // turn() took 61 s of the day: day d's conversation ends at exactly d days + 61 s.
+      t.clock.advance(DAY_MS - 61_000);
+    }
+    const report = expectOk(await t.engine.call('cleanup.run', { olderThanDays: 30 }));
+    expect(report.conversations_deleted).toBe(30);
+    expect(report.turns_deleted).toBe(60);
+    expect(report.symbols_deleted).toBeGreaterThan(0);
+    const left = expectOk(await t.engine.call('session.list', { limit: 100 }));
+    expect(left.total).toBe(30);
+    expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM symbol_index WHERE turn_id NOT IN (SELECT id FROM messages)')?.n).toBe(0);
+    const old = expectOk(await t.engine.call('recall.search', { query: 'handler3 TypeError' }));
+    expect(old.results.some((r) => r.content?.includes('handler3 '))).toBe(false);
+  });
+});
