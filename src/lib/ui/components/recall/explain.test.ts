@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { recallScore } from '../../../domain/recall/score';
+import { explainRows, formatScore } from './explain';
+
+describe('explainRows', () => {
+  it.each([
+    { symbol: 1, recency: 0.5, context: 0.2 },
+    { symbol: 0, recency: 1, context: 0 },
+    { symbol: 0.25, recency: 0.75, context: 1 },
+  ])('the rows add up to the relevance shown (%o)', (terms) => {
+    const score = recallScore(terms);
+    const rows = explainRows(score);
+    expect(rows.map((r) => r.term)).toEqual(['symbol', 'recency', 'context']);
+    for (const row of rows) expect(row.contribution).toBeCloseTo(row.score * row.weight, 10);
+    expect(rows.reduce((sum, r) => sum + r.contribution, 0)).toBeCloseTo(score.relevance, 10);
+  });
+
+  it('weighs symbol matches most, as seed 002 does', () => {
+    const [symbol, recency, context] = explainRows(recallScore({ symbol: 1, recency: 1, context: 1 }));
+    expect(symbol!.weight).toBeGreaterThan(recency!.weight);
+    expect(recency!.weight).toBe(context!.weight);
+  });
+});
+
+describe('formatScore', () => {
+  it.each([
+    { value: 0.923, locale: 'en', want: '0.92' },
+    { value: 1, locale: 'zh-CN', want: '1.00' },
+    { value: NaN, locale: 'en', want: '—' },
+  ])('$value → $want', ({ value, locale, want }) => {
+    expect(formatScore(value, locale)).toBe(want);
+  });
+});

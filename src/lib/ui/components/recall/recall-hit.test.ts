@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { recallScore } from '../../../domain/recall/score';
+import type { RecallHit as Hit } from '../../../engine/recall/types';
+import { renderHtml, textOf } from '../settings/test-render';
+import RecallHit from './recall-hit.svelte';
+
+function hit(over: Partial<Hit> = {}): Hit {
+  return {
+    conversationId: 'conv-1',
+    sessionTitle: 'Payments',
+    turnId: 23,
+    turnNo: 20,
+    role: 'assistant',
+    content: 'processPayment has a race; use a mutex.',
+    summary: null,
+    summaryId: null,
+    turnRange: null,
+    relevance: recallScore({ symbol: 1, recency: 0.5, context: 0.25 }).relevance,
+    createdAt: Date.UTC(2024, 0, 15),
+    isSummary: false,
+    explain: { ...recallScore({ symbol: 1, recency: 0.5, context: 0.25 }), matchedSymbols: ['processPayment'], ftsRank: -1.5 },
+    ...over,
+  };
+}
+
+describe('recall hit', () => {
+  it('links to the turn in its conversation', () => {
+    expect(renderHtml(RecallHit, { hit: hit() })).toContain('href="/chat?session=conv-1&amp;message=23"');
+  });
+
+  it('explains the score term by term, adding up to the relevance', () => {
+    const html = renderHtml(RecallHit, { hit: hit() });
+    const rows = [...html.matchAll(/<tr data-term="(\w+)">([\s\S]*?)<\/tr>/g)].map((m) => [m[1], textOf(m[2]!)]);
+    expect(rows).toEqual([
+      ['symbol', 'Symbol match 1.00 × 0.4 0.40'],
+      ['recency', 'Recency 0.50 × 0.3 0.15'],
+      ['context', 'Context similarity 0.25 × 0.3 0.08'],
+    ]);
+    expect(textOf(html)).toContain('Relevance 0.63');
+    expect(textOf(html)).toContain('Matched symbols: processPayment');
+  });
+
+  it('badges a summary and links to its conversation only', () => {
+    const html = renderHtml(RecallHit, {
+      hit: hit({ isSummary: true, turnId: null, turnNo: null, role: null, content: null, summary: 'Refactored OrderService.', summaryId: 5, turnRange: [1, 5] }),
+    });
+    expect(html).toContain('data-testid="recall-hit-summary"');
+    expect(html).toContain('href="/chat?session=conv-1"');
+    expect(textOf(html)).toContain('Turns 1–5');
+    expect(textOf(html)).toContain('Refactored OrderService.');
+  });
+
+  it('shows remembered text as text', () => {
+    const html = renderHtml(RecallHit, { hit: hit({ content: '<img src=x onerror=alert(1)>' }) });
+    expect(html).not.toContain('<img');
+  });
+});

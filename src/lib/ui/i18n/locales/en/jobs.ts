@@ -1,0 +1,24 @@
+/** Background jobs: their names, triggers, outcomes and the step keys a job reports ('jobs.step.x' → 'jobs:step.x'). */
+export const jobs = {
+  name: {
+    maintenance: 'Database maintenance',
+  },
+  step: {
+    start: 'Starting…',
+    optimize: 'Optimizing the database',
+    'fts-merge': 'Merging the search index',
+    integrity: 'Checking integrity',
+    done: 'Done',
+    failed: 'Failed',
+  },
+  trigger: {
+    idle: 'While idle',
+    periodic: 'Scheduled',
+    demand: 'By you',
+    startup: 'At startup',
+  },
+  status: {
+    ok: 'OK',
+    failed: 'Failed',
+  },
+} as const;
