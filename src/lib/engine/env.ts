@@ -2,6 +2,8 @@ import type { Clock, IdGen } from '../domain/clock';
 import type { Logger } from '../domain/log';
 import type { StorageKind } from './protocol/types';
 import type { SqlDriver } from './store/driver';
+import type { ContextTuning } from './context/tuning';
+import type { ProjectFileStore } from './files/project-file-store';
 
 /** What every handler factory receives. */
 export interface EngineEnv {
@@ -11,4 +13,8 @@ export interface EngineEnv {
   readonly log: Logger;
   readonly storage: { kind: StorageKind; reason: string | null };
   readonly startedAt: number;
+  /** Project setting files (OPFS in the DB worker); absent = an in-memory store for this engine. */
+  readonly files?: ProjectFileStore;
+  /** Overrides of the context engine's limits (tests). */
+  readonly context?: Partial<ContextTuning>;
 }

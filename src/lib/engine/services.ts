@@ -1,6 +1,10 @@
 import { createConversationService } from './conversation/conversation-service';
 import { createWorkingMemoryRegistry } from './conversation/working-memory-registry';
+import { createContextServices } from './context';
+import { memoryPortFrom } from './context/memory-port';
+import { createBackupServices } from './backup';
 import type { EngineEnv } from './env';
+import { createMemoryServices } from './memory';
 import { createRecallService } from './recall/recall-service';
 import { createSearchService } from './recall/search-service';
 import { createCleanup } from './store/cleanup';
@@ -26,6 +30,11 @@ export function createServices(env: EngineEnv) {
     archive: (wm) => archiveHooks.reduce((n, hook) => n + hook(wm), 0),
   });
   const conversation = createConversationService({ env, sessions, messages, summaries, workingMemory });
+  // Long-term memory (issue 4); it keeps what expiring working memories leave behind.
+  const memory = createMemoryServices({ env, settings, sessions, messages, workingMemory });
+  archiveHooks.push(memory.archive);
+  // The context engine (issue 5): layers, runs, feedback, rules, projects and their files.
+  const context = createContextServices({ env, settings, sessions, messages, summaries, workingMemory, memory: memoryPortFrom(memory) });
   return {
     env,
     settings,
@@ -36,9 +45,13 @@ export function createServices(env: EngineEnv) {
     /** Long-term memory registers itself here to receive what expiring working memories leave behind. */
     onWorkingMemoryArchive: (hook: (typeof archiveHooks)[number]) => archiveHooks.push(hook),
     conversation,
+    memory,
+    context,
     recall: createRecallService(env),
     search: createSearchService(env),
     cleanup: createCleanup(env),
+    // Backup (issue 6): export/import of every table and the project files the context engine keeps.
+    backup: createBackupServices({ env, files: context.deps.files }),
   };
 }
 

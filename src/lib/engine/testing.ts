@@ -4,21 +4,25 @@
  */
 import { fixedClock, sequentialIds } from '../domain/clock';
 import { memoryLogger } from '../domain/log';
+import type { ContextTuning } from './context/tuning';
 import { createEngine, type Engine } from './engine';
+import { memoryProjectFileStore, type ProjectFileStore } from './files/project-file-store';
 import { migrations } from './store/migrations';
 import { openWasmDatabase } from './store/open-wasm';
 
 export const T0 = Date.UTC(2026, 0, 17, 10, 30, 0);
 
-export async function createTestEngine(opts: { now?: number } = {}) {
+export async function createTestEngine(opts: { now?: number; files?: ProjectFileStore; context?: Partial<ContextTuning> } = {}) {
   const clock = fixedClock(opts.now ?? T0);
   const log = memoryLogger();
   const opened = await openWasmDatabase({ persistent: false, log });
+  // Project setting files live in memory for tests (OPFS in the browser worker).
+  const files = opts.files ?? memoryProjectFileStore(clock);
   const engine = createEngine(
-    { driver: opened.driver, clock, ids: sequentialIds('t'), log, storage: opened.storage, startedAt: clock.now() },
+    { driver: opened.driver, clock, ids: sequentialIds('t'), log, storage: opened.storage, startedAt: clock.now(), files, context: opts.context },
     migrations,
   );
-  return { engine, clock, log, driver: opened.driver };
+  return { engine, clock, log, driver: opened.driver, files };
 }
 
 export type TestEngine = Awaited<ReturnType<typeof createTestEngine>>;

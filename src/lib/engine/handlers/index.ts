@@ -1,8 +1,12 @@
 import type { Method, Output, Parsed } from '../protocol/contract';
 import type { Services } from '../services';
+import { backupHandlers } from './backup';
+import { contextHandlers } from './context';
+import { contextFileHandlers } from './context-files';
 import { conversationHandlers } from './conversations';
 import { recallHandlers } from './recall';
 import { maintenanceHandlers } from './maintenance';
+import { memoryHandlers } from './memory';
 import { settingsHandlers } from './settings';
 import { systemHandlers } from './system';
 
@@ -21,7 +25,11 @@ export function handlerSet(services: Services): HandlerMap {
     ...conversationHandlers(services),
     ...recallHandlers(services),
     // memory (issue 4)
+    ...memoryHandlers(services),
     // context (issue 5)
+    ...contextHandlers(services),
+    ...contextFileHandlers(services),
     // backup (issue 6)
+    ...backupHandlers(services),
   };
 }

@@ -1,9 +1,12 @@
 import * as Comlink from 'comlink';
 import { systemClock, randomId } from '../../domain/clock';
 import { consoleLogger } from '../../domain/log';
+import { provideDbFileAccess } from '../backup/db-file-access';
 import { createEngine, type EngineRequest } from '../engine';
+import { opfsProjectFileStore } from '../files/opfs-project-file-store';
+import { memoryProjectFileStore } from '../files/project-file-store';
 import { migrations } from '../store/migrations';
-import { openWasmDatabase } from '../store/open-wasm';
+import { loadSqlite3, openWasmDatabase } from '../store/open-wasm';
 import { createDbHost, type DbHost } from './db-host';
 import type { HostEvent, HostInfo } from './messages';
 import type { IpcResponse } from '../../domain/errors';
@@ -32,8 +35,19 @@ export function createDbWorkerApi(): DbWorkerApi {
       host = createDbHost({
         openEngine: async () => {
           const opened = await openWasmDatabase({ persistent, log });
+          // Database-file import (backup, issue 6) needs the live connection and the migrations.
+          provideDbFileAccess(opened.driver, { sqlite3: await loadSqlite3(), db: opened.db, migrations });
           return createEngine(
-            { driver: opened.driver, clock: systemClock, ids: randomId, log, storage: opened.storage, startedAt: Date.now() },
+            {
+              driver: opened.driver,
+              clock: systemClock,
+              ids: randomId,
+              log,
+              storage: opened.storage,
+              startedAt: Date.now(),
+              // Project setting files in OPFS next to the database; in memory when the database is too.
+              files: persistent && typeof navigator.storage?.getDirectory === 'function' ? opfsProjectFileStore() : memoryProjectFileStore(systemClock),
+            },
             migrations,
           );
         },

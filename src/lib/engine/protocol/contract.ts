@@ -15,6 +15,12 @@ import type { ConversationStoreResult, SummarizeResult } from '../conversation/c
 import type { SearchHit } from '../recall/search-service';
 import type { RecallResponse } from '../recall/types';
 import type { CleanupReport } from '../store/cleanup';
+import type { MemoryRecord } from '../../domain/memory';
+import type * as Mem from '../memory/types';
+import * as memoryInput from '../memory/schemas';
+import type * as Ctx from '../context/types';
+import type * as Backup from '../backup';
+import * as backupInput from '../backup/schemas';
 import type { IntegrityReport, JobRun, MaintenanceReport, SystemStatus } from './types';
 
 const none = z.strictObject({});
@@ -30,6 +36,8 @@ const messageMeta = z.strictObject({
   runId: z.string().max(100).optional(),
   errorCode: z.string().max(60).optional(),
 });
+/** 05 doc: a point in story time (chapter, scene). */
+const storyPoint = z.strictObject({ chapter: z.number().int().min(0), scene: z.number().int().min(0).default(0) });
 const jobName = z.string().regex(/^[a-z][a-z0-9-]{1,40}$/, 'a job name in kebab-case');
 
 export const contract = {
@@ -177,10 +185,321 @@ export const contract = {
   }),
 
   // ── long-term memory, profile, retrieval (issue 4) ────────────────────────
+  /** 001 GET /memory/long-term?limit&offset: the memory manager's page, with filters, search and total. */
+  'memory.list': call<{ items: MemoryRecord[]; total: number }>()({
+    input: z.strictObject({
+      limit: z.number().int().min(1).max(200).default(20),
+      offset: z.number().int().min(0).default(0),
+      category: memoryInput.memoryCategory.optional(),
+      source: memoryInput.memorySource.optional(),
+      scope: memoryInput.memoryScope.optional(),
+      status: z.enum(['active', 'superseded', 'all']).default('active'),
+      projectId: id.nullable().optional(),
+      query: z.string().max(500).optional(),
+      sort: z.enum(['updated', 'created', 'confidence', 'lastAccessed']).default('updated'),
+    }),
+  }),
+  /** 001 GET /memory/long-term/{id}: the record, its history and where it was learned. */
+  'memory.get': call<Mem.MemoryDetail>()({ input: z.strictObject({ id: memoryInput.memoryId }), errors: ['NOT_FOUND'] }),
+  /** The chat's "memory used" expander: the records that still exist, in the order asked for. */
+  'memory.getMany': call<MemoryRecord[]>()({ input: z.strictObject({ ids: z.array(memoryInput.memoryId).max(100) }) }),
+  /** A memory the user adds by hand: user_stated, confidence 1.0 unless given. */
+  'memory.create': call<MemoryRecord>()({
+    input: z.strictObject({
+      content: memoryInput.memoryContent,
+      category: memoryInput.memoryCategory.default('fact'),
+      key: memoryInput.memoryKey.optional(),
+      value: memoryInput.memoryValue.optional(),
+      tags: memoryInput.memoryTags.default([]),
+      confidence: memoryInput.memoryConfidence.default(1),
+      importance: memoryInput.memoryConfidence.optional(),
+      scope: memoryInput.memoryScope.default('global'),
+      projectId: id.optional(),
+    }),
+    errors: ['NOT_FOUND'],
+    write: true,
+  }),
+  /** An edit in the manager (history entry, actor 'user'); `expectedVersion` guards against a stale editor. */
+  'memory.update': call<MemoryRecord>()({
+    input: z.strictObject({
+      id: memoryInput.memoryId,
+      expectedVersion: z.number().int().min(1).optional(),
+      content: memoryInput.memoryContent.optional(),
+      value: memoryInput.memoryValue.optional(),
+      tags: memoryInput.memoryTags.optional(),
+      category: memoryInput.memoryCategory.optional(),
+      key: memoryInput.memoryKey.optional(),
+      confidence: memoryInput.memoryConfidence.optional(),
+      importance: memoryInput.memoryConfidence.optional(),
+    }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    write: true,
+  }),
+  /** 001 DELETE /memory/long-term/{id}: permanent. */
+  'memory.delete': call<{ deleted: true; id: string }>()({ input: z.strictObject({ id: memoryInput.memoryId }), errors: ['NOT_FOUND'], write: true }),
+  /** 001 DELETE /memory/long-term: everything, only with `confirm: true`; working memories stay. */
+  'memory.clear': call<Mem.ClearReport>()({
+    input: z.strictObject({ confirm: z.boolean().default(false), includeProfile: z.boolean().default(false) }),
+    errors: ['MEMORY_CLEAR_CONFIRM_REQUIRED'],
+    write: true,
+  }),
+  /** Takes back a memory's last change (the chat's "remembered: … [undo]"). */
+  'memory.undo': call<Mem.UndoResult>()({ input: z.strictObject({ id: memoryInput.memoryId }), errors: ['NOT_FOUND'], write: true }),
+  /** A superseded memory becomes current again, or (with `version`) a memory returns to an earlier version. */
+  'memory.restore': call<MemoryRecord>()({
+    input: z.strictObject({ id: memoryInput.memoryId, version: z.number().int().min(1).optional() }),
+    errors: ['NOT_FOUND'],
+    write: true,
+  }),
+  /** 000 MemoryService.GetRelevantMemories / 001 retrieval, explained term by term. A read. */
+  'memory.retrieve': call<Mem.RetrievalResult>()({
+    input: z.strictObject({
+      query: z.string().max(20_000),
+      topN: z.number().int().min(0).max(100).optional(),
+      sessionId: id.optional(),
+      projectId: id.nullable().optional(),
+      purpose: z.enum(['context', 'api']).default('api'),
+    }),
+  }),
+  /** 001 "Memory access tracking": the memories that were placed in the model's context. */
+  'memory.markAccessed': call<{ updated: number }>()({ input: z.strictObject({ ids: z.array(memoryInput.memoryId).min(1).max(100) }), write: true }),
+  /** 000 "主动记忆搜索": the model's search_memories(keyword, timeRange) tool. */
+  'memory.search': call<Mem.MemorySearchResult>()({
+    input: z.strictObject({
+      keyword: z.string().trim().min(1).max(200),
+      fromMs: time.optional(),
+      toMs: time.optional(),
+      limit: z.number().int().min(1).max(50).default(10),
+      projectId: id.nullable().optional(),
+    }),
+  }),
+  /** 000 "原子记忆异步写入": after a reply, from the user's message (rules) or the model's memory_update. */
+  'memory.extract': call<Mem.ExtractResult>()({
+    input: z.strictObject({ sessionId: id, userMessageId: messageId, candidates: memoryInput.modelAnswer.optional() }),
+    errors: ['NOT_FOUND'],
+    write: true,
+  }),
+  /** 001 optional eviction, on demand (it also runs after each write that adds memories). */
+  'memory.evict': call<Mem.EvictionReport>()({ input: none, write: true }),
+  /** 000 "用户画像": the document; `enabled` = memory.enable_user_profile (loaded into L1). */
+  'profile.get': call<Mem.ProfileState & { enabled: boolean }>()({ input: none }),
+  'profile.update': call<Mem.ProfileState>()({
+    input: z.strictObject({ content: memoryInput.profileContent, expectedVersion: z.number().int().min(0).optional() }),
+    errors: ['CONFLICT'],
+    write: true,
+  }),
+  'profile.history': call<{ items: Mem.ProfileVersion[]; total: number }>()({
+    input: z.strictObject({ limit: z.number().int().min(1).max(100).default(20), offset: z.number().int().min(0).default(0) }),
+  }),
+  'profile.undo': call<{ undone: number | null; profile: Mem.ProfileState }>()({ input: none, write: true }),
 
   // ── context engine, skills, feedback, project files (issue 5) ─────────────
+  /** The built-in skills (names are i18n keys) and their parsed context_rules. */
+  'skill.list': call<Ctx.SkillInfo[]>()({ input: none }),
+  /** A skill's raw context_rules (object or JSON string) through the same strict parser the registry uses. */
+  'skill.validate': call<Ctx.ContextRules>()({ input: z.strictObject({ contextRules: z.unknown() }) }),
+  /**
+   * 004 "构建一次 SKILL 调用的上下文包": the six layers for a chat turn or a skill run, stored as a pending
+   * run (with its trace) in one transaction; the L4 memories kept are marked accessed.
+   */
+  'context.build': call<Ctx.ContextBuildResult>()({
+    input: z.strictObject({
+      kind: z.enum(['chat', 'skill']),
+      skillId: z.string().regex(/^[a-z][a-z0-9-]{1,40}$/, 'a skill id').optional(),
+      sessionId: id.optional(),
+      projectId: id.optional(),
+      documentId: id.optional(),
+      message: messageContent,
+      excludeMessageId: messageId.optional(),
+      selection: z.strictObject({ before: z.string().max(200_000), text: z.string().max(200_000), after: z.string().max(200_000) }).optional(),
+      budgets: z.partialRecord(z.enum(['L0', 'L1', 'L2', 'L3', 'L4', 'L5']), z.number().int().min(0).max(200_000)).optional(),
+      tokenRatio: z.number().min(0.25).max(4).optional(),
+      locale: z.enum(['en', 'zh-CN']),
+    }),
+    errors: ['NOT_FOUND', 'CANCELED', 'TIMEOUT'],
+  }),
+  /** A pending run ends: the reply was stored (completed, with its message id), stopped, failed or timed out. */
+  'run.complete': call<Ctx.RunSummary>()({
+    input: z.strictObject({ runId: id, status: z.enum(['completed', 'canceled', 'failed', 'timeout']), messageId: messageId.optional() }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    write: true,
+  }),
+  /** The inspector: a run's layers (tokens, budget, sources, cuts) and, for the 30 most recent, its prompt. */
+  'run.get': call<Ctx.RunRecord>()({ input: z.strictObject({ runId: id }), errors: ['NOT_FOUND'] }),
+  'run.list': call<Ctx.RunSummary[]>()({
+    input: z.strictObject({ sessionId: id.optional(), documentId: id.optional(), limit: z.number().int().min(1).max(200).default(20) }),
+  }),
+  /** The run behind a chat reply. */
+  'run.forMessage': call<Ctx.RunRecord>()({ input: z.strictObject({ messageId }), errors: ['NOT_FOUND'] }),
+  /** 003 memory:trace:get ("为什么这样写？"): the memories a generation rested on, with influence weights. */
+  'run.trace': call<Ctx.GenerationTrace>()({ input: z.strictObject({ runId: id }), errors: ['NOT_FOUND'] }),
+  /** 003 memory:trace:feedback: "incorrect" about a learned rule lowers its confidence. */
+  'run.traceFeedback': call<Ctx.GenerationTrace>()({
+    input: z.strictObject({ runId: id, verdict: z.enum(['correct', 'incorrect']), referenceId: z.string().max(300).optional() }),
+    errors: ['NOT_FOUND'],
+    write: true,
+  }),
+  /** Closes runs still pending after 10 minutes as `timeout` (the jobs worker calls it). */
+  'run.sweep': call<{ timedOut: string[] }>()({ input: none, write: true }),
+  /** 004 "采纳/拒绝触发偏好信号入库": the event, then preference learning within its time budget. */
+  'feedback.record': call<Ctx.FeedbackResult>()({
+    input: z.strictObject({
+      runId: id,
+      action: z.enum(['accept', 'reject', 'partial']),
+      sampleRefs: z
+        .array(
+          z.union([
+            z.strictObject({ documentId: id, from: z.number().int().min(0), to: z.number().int().min(0) }),
+            z.strictObject({ messageId }),
+          ]),
+        )
+        .max(20)
+        .default([]),
+      editDistance: z.number().min(0).max(1).optional(),
+      outputText: z.string().max(200_000).optional(),
+      finalText: z.string().max(200_000).optional(),
+    }),
+    errors: ['NOT_FOUND', 'CONFLICT', 'TIMEOUT'],
+    write: true,
+  }),
+  /** The learning history ("查看学习历史"). */
+  'feedback.list': call<Ctx.FeedbackEvent[]>()({
+    input: z.strictObject({ runId: id.optional(), skillId: z.string().max(41).optional(), limit: z.number().int().min(1).max(200).default(50) }),
+  }),
+  /** 003 memory:semantic:list — `projectId` lists that project's rules and the global ones. */
+  'rules.list': call<Ctx.SemanticRule[]>()({
+    input: z.strictObject({ scope: z.enum(['global', 'project']).optional(), projectId: id.optional(), includeDeleted: z.boolean().default(false) }),
+  }),
+  /** 003 memory:semantic:add — confidence 1.0, confirmed. */
+  'rules.add': call<Ctx.SemanticRule>()({
+    input: z.strictObject({
+      rule: z.string().trim().min(1).max(500),
+      category: z.enum(['style', 'structure', 'character', 'pacing', 'vocabulary']).default('style'),
+      scope: z.enum(['global', 'project']).default('global'),
+      projectId: id.optional(),
+      key: z.string().trim().min(1).max(200).optional(),
+    }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    write: true,
+  }),
+  /** 003 memory:semantic:update — a text edit marks the rule user-modified (version + 1). */
+  'rules.update': call<Ctx.SemanticRule>()({
+    input: z.strictObject({
+      id,
+      rule: z.string().trim().min(1).max(500).optional(),
+      category: z.enum(['style', 'structure', 'character', 'pacing', 'vocabulary']).optional(),
+    }),
+    errors: ['NOT_FOUND'],
+    write: true,
+  }),
+  'rules.confirm': call<Ctx.SemanticRule>()({ input: z.strictObject({ id }), errors: ['NOT_FOUND'], write: true }),
+  /** 003 memory:semantic:delete — the key is remembered, so learning never re-creates the rule. */
+  'rules.delete': call<{ deleted: true; id: string }>()({ input: z.strictObject({ id }), errors: ['NOT_FOUND'], write: true }),
+  /** 003 memory:promote — project → global. */
+  'rules.promote': call<Ctx.SemanticRule>()({ input: z.strictObject({ id }), errors: ['NOT_FOUND', 'CONFLICT'], write: true }),
+  'project.create': call<Ctx.Project>()({ input: z.strictObject({ name: z.string().trim().min(1).max(200) }), write: true }),
+  'project.list': call<Ctx.Project[]>()({ input: none }),
+  'project.get': call<Ctx.Project>()({ input: z.strictObject({ id }), errors: ['NOT_FOUND'] }),
+  'project.rename': call<Ctx.Project>()({
+    input: z.strictObject({ id, name: z.string().trim().min(1).max(200) }),
+    errors: ['NOT_FOUND'],
+    write: true,
+  }),
+  /** Deletes documents, project rules, runs and project memories; conversations stay, detached. Files follow. */
+  'project.delete': call<{ deleted: true; id: string }>()({ input: z.strictObject({ id }), errors: ['NOT_FOUND'], write: true }),
+  /** Setting files in OPFS (`.engram/…`, project-relative). Async: not write calls (no op id, no change event). */
+  'projectFile.list': call<Ctx.ProjectFileEntry[]>()({
+    input: z.strictObject({ projectId: id, folder: z.string().min(1).max(500).optional() }),
+    errors: ['NOT_FOUND'],
+  }),
+  'projectFile.read': call<Ctx.ProjectFile>()({ input: z.strictObject({ projectId: id, path: z.string().min(1).max(500) }), errors: ['NOT_FOUND'] }),
+  'projectFile.write': call<Ctx.ProjectFileEntry>()({
+    input: z.strictObject({ projectId: id, path: z.string().min(1).max(500), content: z.string().max(1_000_000) }),
+    errors: ['NOT_FOUND', 'QUOTA_EXCEEDED'],
+  }),
+  'projectFile.delete': call<{ deleted: boolean }>()({ input: z.strictObject({ projectId: id, path: z.string().min(1).max(500) }), errors: ['NOT_FOUND'] }),
+  'document.create': call<Ctx.Document>()({
+    input: z.strictObject({ projectId: id, title: z.string().max(200).default(''), content: z.string().max(2_000_000).default('') }),
+    errors: ['NOT_FOUND'],
+    write: true,
+  }),
+  'document.list': call<Ctx.DocumentSummary[]>()({ input: z.strictObject({ projectId: id }), errors: ['NOT_FOUND'] }),
+  'document.get': call<Ctx.Document>()({ input: z.strictObject({ id }), errors: ['NOT_FOUND'] }),
+  'document.update': call<Ctx.Document>()({
+    input: z.strictObject({ id, title: z.string().max(200).optional(), content: z.string().max(2_000_000).optional() }),
+    errors: ['NOT_FOUND'],
+    write: true,
+  }),
+  'document.delete': call<{ deleted: true; id: string }>()({ input: z.strictObject({ id }), errors: ['NOT_FOUND'], write: true }),
+  /** Knowledge graph (05 doc): the minimal store behind KnowledgeGraphReader, and the consistency-check query. */
+  'graph.addEntity': call<Ctx.Entity>()({
+    input: z.strictObject({
+      projectId: id,
+      type: z.enum(['character', 'place', 'object', 'organization', 'event', 'concept']),
+      name: z.string().trim().min(1).max(200),
+      aliases: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
+      sourceRef: z.string().min(1).max(500).optional(),
+    }),
+    errors: ['NOT_FOUND'],
+    write: true,
+  }),
+  'graph.addFact': call<Ctx.Fact>()({
+    input: z.strictObject({
+      projectId: id,
+      subject: id,
+      predicate: z.string().trim().min(1).max(100),
+      object: z.string().trim().min(1).max(500),
+      valid: z.strictObject({ from: storyPoint.nullable().default(null), to: storyPoint.nullable().default(null) }).default({ from: null, to: null }),
+      evidence: z.array(z.strictObject({ ref: z.string().min(1).max(500), at: storyPoint.optional() })).max(20).default([]),
+    }),
+    errors: ['NOT_FOUND'],
+    write: true,
+  }),
+  'graph.check': call<Ctx.GraphCheckResult>()({
+    input: z.strictObject({
+      projectId: id,
+      names: z.array(z.string().trim().min(1).max(200)).min(1).max(50),
+      at: storyPoint.optional(),
+      functional: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
+    }),
+    errors: ['NOT_FOUND'],
+  }),
 
   // ── backup: export, import, database file (issue 6) ───────────────────────
+  /** Starts a chunked JSON export of everything, a project or a conversation (rows captured now). */
+  'backup.exportBegin': call<Backup.ExportStarted>()({ input: z.strictObject({ scope: backupInput.scope }), errors: ['NOT_FOUND'] }),
+  /** The next piece of the export's JSON text and the progress; `done` on the last piece. */
+  'backup.exportChunk': call<Backup.ExportChunk>()({
+    input: z.strictObject({ exportId: id, maxChars: backupInput.chunkChars }),
+    errors: ['NOT_FOUND'],
+  }),
+  'backup.exportCancel': call<{ canceled: boolean }>()({ input: z.strictObject({ exportId: id }) }),
+  /** Reads and validates a file (nothing is written) and says what merge or replace would do. */
+  'backup.importPreview': call<Backup.ImportPreview>()({
+    input: z.union([
+      z.strictObject({ file: backupInput.file, mode: backupInput.mode.default('merge') }),
+      z.strictObject({ token: backupInput.token, mode: backupInput.mode.default('merge') }),
+    ]),
+    errors: ['NOT_FOUND', 'UNSUPPORTED_VERSION'],
+  }),
+  /** Writes a previewed file in one transaction: every row or none. */
+  'backup.importApply': call<Backup.ImportResult>()({
+    input: z.strictObject({ token: backupInput.token, mode: backupInput.mode }),
+    errors: ['NOT_FOUND'],
+    write: true,
+  }),
+  /** After importApply: the file's project setting files (idempotent). */
+  'backup.importFiles': call<Backup.FilesReport>()({ input: z.strictObject({ token: backupInput.token }), errors: ['NOT_FOUND'] }),
+  'backup.importDiscard': call<{ discarded: boolean }>()({ input: z.strictObject({ token: backupInput.token }) }),
+  /** The SQLite database file, byte for byte (a Blob). */
+  'backup.exportDbFile': call<Backup.DbFileExport>()({ input: none }),
+  /** Integrity and version check of a database file, changing nothing. */
+  'backup.checkDbFile': call<Backup.DbFileCheck>()({ input: z.strictObject({ file: backupInput.file }), errors: ['UNSUPPORTED_VERSION'] }),
+  /** Replaces the whole database with a checked file. */
+  'backup.importDbFile': call<Backup.DbFileCheck>()({
+    input: z.strictObject({ file: backupInput.file, confirm: z.literal(true) }),
+    errors: ['UNSUPPORTED_VERSION'],
+  }),
 } as const satisfies Record<string, CallSpec>;
 
 export type Contract = typeof contract;

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { normaliseProjectPath } from '../context/project-path';
+import { EngineError } from '../errors';
+import { settingsSchema } from '../settings';
+import { invalidArgument } from '../validation';
+import { ENGRAM_EXPORT_FORMAT, ENGRAM_EXPORT_VERSION, exportAppSchema, exportFileSchema, exportScopeSchema, type EngramExport } from './format';
+import { MAX_FILES, MAX_ROWS_PER_TABLE } from './limits';
+import { migrateExportFile } from './migrate-format';
+import { keyOf, rowSchema, type Row, type TableSpec } from './table-spec';
+import { TABLES, type TableName } from './tables';
+
+/**
+ * Everything an import checks before it touches the database, in order: format and version (older
+ * files migrate), the envelope, every row against its table's schema (stopping at the first bad one,
+ * so a hostile file cannot make us collect a million issues), settings against the settings schema,
+ * duplicate keys, references that lead nowhere, and the project files' paths. Every failure is
+ * INVALID_ARGUMENT (or UNSUPPORTED_VERSION) naming the field, e.g. `tables.messages[3].session_id`.
+ */
+const skeleton = z.strictObject({
+  format: z.literal(ENGRAM_EXPORT_FORMAT),
+  version: z.literal(ENGRAM_EXPORT_VERSION),
+  exportedAt: z.iso.datetime({ offset: true }),
+  app: exportAppSchema,
+  scope: exportScopeSchema,
+  tables: z
+    .strictObject(Object.fromEntries(TABLES.map((t) => [t.name, z.array(z.unknown()).max(MAX_ROWS_PER_TABLE).default([])])) as Record<
+      TableName,
+      z.ZodDefault<z.ZodArray<z.ZodUnknown>>
+    >)
+    .default(Object.fromEntries(TABLES.map((t) => [t.name, []])) as never),
+  files: z.array(z.unknown()).max(MAX_FILES).default([]),
+});
+
+const rowSchemas = new Map(TABLES.map((t) => [t.name, rowSchema(t as unknown as TableSpec)]));
+
+export interface ValidatedExport {
+  file: EngramExport;
+  /** The version the file was written in. */
+  migratedFrom: number;
+}
+
+export function validateExport(raw: unknown): ValidatedExport {
+  const { value, from } = migrateExportFile(raw);
+  const top = skeleton.safeParse(value);
+  if (!top.success) throw nothingImported(invalidArgument(top.error));
+  const tables = {} as Record<TableName, Row[]>;
+  for (const t of TABLES) {
+    const schema = rowSchemas.get(t.name) as z.ZodType<Row>;
+    const rows = top.data.tables[t.name] as unknown[];
+    tables[t.name] = rows.map((row, i) => {
+      const res = schema.safeParse(row);
+      if (!res.success) throw nothingImported(invalidArgument(res.error, `tables.${t.name}[${i}]`));
+      return res.data;
+    });
+  }
+  const files = top.data.files.map((f, i) => {
+    const res = exportFileSchema.safeParse(f);
+    if (!res.success) throw nothingImported(invalidArgument(res.error, `files[${i}]`));
+    return res.data;
+  });
+  const file: EngramExport = { ...top.data, tables, files };
+  checkSettings(tables.settings);
+  for (const t of TABLES) checkDuplicates(t as unknown as TableSpec, tables[t.name]);
+  checkReferences(tables);
+  checkScope(file);
+  checkFiles(file);
+  return { file, migratedFrom: from };
+}
+
+function nothingImported(err: EngineError): EngineError {
+  return new EngineError(err.code, `${err.message.replace(/\.$/, '')}. Nothing was imported.`, err.details);
+}
+
+function invalid(field: string, message: string): EngineError {
+  return new EngineError('INVALID_ARGUMENT', `Invalid \`${field}\`: ${message}. Nothing was imported.`, { fields: [field] });
+}
+
+function checkSettings(rows: Row[]): void {
+  const shape = settingsSchema.shape as Record<string, z.ZodType>;
+  rows.forEach((row, i) => {
+    const key = row.key as string;
+    if (!Object.hasOwn(shape, key)) throw invalid(`tables.settings[${i}].key`, 'not a setting this version of Engram knows');
+    if (!(shape[key] as z.ZodType).safeParse(row.value).success)
+      throw invalid(`tables.settings[${i}].value`, 'not a valid value for this setting');
+  });
+}
+
+function checkDuplicates(t: TableSpec, rows: Row[]): void {
+  const seen = new Map<string, number>();
+  const natural = t.naturalUnique ? new Map<string, number>() : null;
+  rows.forEach((row, i) => {
+    const key = keyOf(t, row);
+    const first = seen.get(key);
+    if (first !== undefined) throw invalid(`tables.${t.name}[${i}].${t.key.join('+')}`, `repeats the key of tables.${t.name}[${first}]`);
+    seen.set(key, i);
+    if (natural && t.natural) {
+      const nk = keyOf(t, row, t.natural);
+      const other = natural.get(nk);
+      if (other !== undefined) throw invalid(`tables.${t.name}[${i}].${t.natural.join('+')}`, `repeats tables.${t.name}[${other}]`);
+      natural.set(nk, i);
+    }
+  });
+}
+
+/** Every foreign key must name a row in the same file: exports include the rows their rows need. */
+function checkReferences(tables: Record<TableName, Row[]>): void {
+  const keys = new Map<string, Set<unknown>>();
+  const keysOf = (table: TableName, column: string): Set<unknown> => {
+    const id = `${table}.${column}`;
+    let set = keys.get(id);
+    if (!set) {
+      set = new Set(tables[table].map((r) => r[column]));
+      keys.set(id, set);
+    }
+    return set;
+  };
+  for (const t of TABLES) {
+    for (const ref of (t as unknown as TableSpec).refs) {
+      const targets = keysOf(ref.table as TableName, ref.target);
+      tables[t.name].forEach((row, i) => {
+        const value = row[ref.column];
+        if (value !== null && !targets.has(value))
+          throw invalid(`tables.${t.name}[${i}].${ref.column}`, `refers to a row of \`${ref.table}\` that is not in the file`);
+      });
+    }
+  }
+}
+
+function checkScope(file: EngramExport): void {
+  const { scope, tables } = file;
+  if (scope.kind === 'project' && !tables.projects.some((p) => p.id === scope.id))
+    throw invalid('scope.id', 'the exported project is not in the file');
+  if (scope.kind === 'session' && !tables.sessions.some((s) => s.id === scope.id))
+    throw invalid('scope.id', 'the exported conversation is not in the file');
+}
+
+function checkFiles(file: EngramExport): void {
+  const projects = new Set(file.tables.projects.map((p) => p.id));
+  const seen = new Set<string>();
+  file.files.forEach((f, i) => {
+    if (!projects.has(f.projectId)) throw invalid(`files[${i}].projectId`, 'refers to a project that is not in the file');
+    let path: string;
+    try {
+      path = normaliseProjectPath(f.path, `files[${i}].path`);
+    } catch (err) {
+      throw err instanceof EngineError ? nothingImported(err) : err;
+    }
+    if (!path.startsWith('.engram/')) throw invalid(`files[${i}].path`, 'project files live under `.engram/`');
+    const id = `${f.projectId}/${path}`;
+    if (seen.has(id)) throw invalid(`files[${i}].path`, 'repeats an earlier file of the same project');
+    seen.add(id);
+    f.path = path;
+  });
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { memoryLogger } from '../../domain/log';
+import { migrate } from '../store/migrate';
+import { migrations } from '../store/migrations';
+import { loadSqlite3, openWasmDatabase } from '../store/open-wasm';
+import { expectOk, T0 } from '../testing';
+import { dbFileAccess } from './db-file-access';
+import { fillEveryTable } from './test-fill';
+import { createBackupTestEngine, dumpDatabase, ftsDigest, type BackupTestEngine } from './testing';
+
+async function dbFileOf(t: BackupTestEngine): Promise<Blob> {
+  return expectOk(await t.engine.call('backup.exportDbFile', {})).file;
+}
+
+/** A database at an older schema (0003), with one memory, as an Engram preview would have left it. */
+async function olderDatabase(): Promise<Blob> {
+  const sqlite3 = await loadSqlite3();
+  const opened = await openWasmDatabase({ persistent: false, log: memoryLogger() });
+  migrate(opened.driver, migrations.slice(0, 3), () => T0);
+  opened.driver.run(
+    `INSERT INTO memories (id, category, key, value, content, confidence, source, created_at, updated_at)
+     VALUES ('m-old', 'fact', 'fact.city', '"上海"', '用户住在上海', 0.9, 'inferred', ?, ?)`,
+    [T0, T0],
+  );
+  const bytes = sqlite3.capi.sqlite3_js_db_export(opened.db);
+  opened.driver.close();
+  return new Blob([bytes]);
+}
+
+async function refusal(t: BackupTestEngine, file: Blob) {
+  const before = await dumpDatabase(t);
+  const res = await t.engine.call('backup.importDbFile', { file, confirm: true });
+  expect(await dumpDatabase(t)).toEqual(before);
+  if (res.ok) throw new Error('expected a refusal');
+  return res.error;
+}
+
+describe('database file', () => {
+  it('exports the SQLite file byte for byte and imports it into another database', async () => {
+    const a = await createBackupTestEngine({ idPrefix: 'a' });
+    await fillEveryTable(a);
+    const exported = expectOk(await a.engine.call('backup.exportDbFile', {}));
+    expect(exported.fileName).toBe('engram-2026-01-17.sqlite3');
+    const head = new TextDecoder().decode(await exported.file.slice(0, 15).arrayBuffer());
+    expect(head).toBe('SQLite format 3');
+    const { sqlite3, db } = dbFileAccess(a.driver);
+    expect(new Uint8Array(await exported.file.arrayBuffer())).toEqual(sqlite3.capi.sqlite3_js_db_export(db));
+    const b = await createBackupTestEngine({ idPrefix: 'b' });
+    await fillEveryTable(b, ' (B)');
+    const check = expectOk(await b.engine.call('backup.checkDbFile', { file: exported.file }));
+    expect(check).toMatchObject({ ok: true, problems: [], counts: { sessions: 3, memories: 3 } });
+    expect(expectOk(await b.engine.call('backup.importDbFile', { file: exported.file, confirm: true })).ok).toBe(true);
+    expect(await dumpDatabase({ driver: b.driver, files: a.files })).toEqual(await dumpDatabase(a));
+    expect(ftsDigest(b.driver)).toEqual(ftsDigest(a.driver));
+    // The connection stays usable: cached statements re-prepare against the new file.
+    expect(expectOk(await b.engine.call('search.messages', { query: 'PaymentHandler' })).total).toBe(2);
+    expectOk(await b.engine.call('memory.create', { content: '导入后的新记忆' }));
+  });
+
+  it('brings an older database up to the current schema as it imports it', async () => {
+    const t = await createBackupTestEngine();
+    const check = expectOk(await t.engine.call('backup.importDbFile', { file: await olderDatabase(), confirm: true }));
+    expect(check.schemaVersion).toBe(3);
+    expect(check.currentSchema).toBe(migrations.length);
+    expect(expectOk(await t.engine.call('memory.get', { id: 'm-old' })).memory.content).toBe('用户住在上海');
+    expect(t.driver.get<{ v: number }>('SELECT MAX(version) AS v FROM schema_version')?.v).toBe(migrations.length);
+  });
+
+  it('refuses a damaged file and leaves the database as it was', async () => {
+    const t = await createBackupTestEngine();
+    await fillEveryTable(t);
+    const bytes = new Uint8Array(await (await dbFileOf(t)).arrayBuffer());
+    // Scribble over the middle pages (b-tree pages of tables and indexes).
+    for (let i = 8192 * 3; i < Math.min(bytes.length, 8192 * 8); i += 7) bytes[i] = 0xa5;
+    const error = await refusal(t, new Blob([bytes]));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toMatch(/Nothing was changed\.$/);
+  });
+
+  it.each([
+    ['a JSON export', new Blob([JSON.stringify({ format: 'engram-export', version: 1 }).padEnd(1024)]), 'INVALID_ARGUMENT', /not an SQLite database/],
+    ['an empty file', new Blob([]), 'INVALID_ARGUMENT', /not an SQLite database/],
+  ])('refuses %s', async (_, file, code, message) => {
+    const t = await createBackupTestEngine();
+    const error = await refusal(t, file);
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(message);
+  });
+
+  it('refuses an SQLite file that is not an Engram database', async () => {
+    const sqlite3 = await loadSqlite3();
+    const other = new sqlite3.oo1.DB(':memory:', 'c');
+    other.exec('CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES (1)');
+    const file = new Blob([sqlite3.capi.sqlite3_js_db_export(other)]);
+    other.close();
+    const error = await refusal(await createBackupTestEngine(), file);
+    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/not an Engram database/) });
+  });
+
+  it('refuses a database written by a newer Engram', async () => {
+    const a = await createBackupTestEngine();
+    a.driver.run("INSERT INTO schema_version (version, name, applied_at) VALUES (99, '0099-future', 0)");
+    const error = await refusal(await createBackupTestEngine(), await dbFileOf(a));
+    expect(error).toMatchObject({ code: 'UNSUPPORTED_VERSION', details: { schemaVersion: 99 } });
+  });
+
+  it('asks for confirmation in the call itself', async () => {
+    const t = await createBackupTestEngine();
+    const res = await t.engine.call('backup.importDbFile', { file: await dbFileOf(t), confirm: false as true });
+    expect(res).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', details: { fields: ['confirm'] } } });
+  });
+});

@@ -1,0 +1,270 @@
+import {
+  exportFileName,
+  exportHeader,
+  rowSchema,
+  scanJson,
+  type ExportScope,
+  type TableName,
+  type TableSpec,
+} from '../../domain/backup';
+import { EngineError } from '../../domain/errors';
+import type { EngineEnv } from '../env';
+import type { ProjectFileStore } from '../files/project-file-store';
+import { currentVersion } from '../store/migrate';
+import { APP_VERSION } from './app-info';
+import { REGISTRY, type EngineTable } from './registry';
+import { toFileRow } from './row-codec';
+import { selectScope, type ScopeSelection } from './scope-selection';
+
+/**
+ * Streaming export: `begin` captures the scope's rows and answers with counts; each `chunk` returns the
+ * next piece of the JSON text (about `maxBytes`) and the progress, until `done`. The caller writes the
+ * pieces to a file as they come, so neither side ever holds the whole export; `cancel` (or 10 idle
+ * minutes) drops the cursor. The concatenated pieces are exactly one export document (format.ts).
+ *
+ *   begin ─▶ header ─▶ "projects":[…] ─▶ … ─▶ "kg_facts":[…] ─▶ "files":[…] ─▶ done
+ */
+export interface ExportStarted {
+  exportId: string;
+  fileName: string;
+  totalRows: number;
+  totalFiles: number;
+  tables: Record<TableName, number>;
+}
+
+export interface ExportChunk {
+  text: string;
+  done: boolean;
+  rowsDone: number;
+  totalRows: number;
+  filesDone: number;
+  totalFiles: number;
+}
+
+interface Cursor {
+  selection: ScopeSelection;
+  header: string;
+  phase: 'header' | 'tables' | 'files' | 'done';
+  table: number;
+  /** Where the current table's paging stands: rowid, or the primary key of WITHOUT ROWID tables. */
+  after: unknown[] | null;
+  firstRow: boolean;
+  rowsDone: number;
+  totalRows: number;
+  files: { projectId: string; path: string }[];
+  fileIndex: number;
+  filesWritten: number;
+  touchedAt: number;
+}
+
+/** The pieces of one chunk and their length so far. */
+class Out {
+  readonly parts: string[] = [];
+  length = 0;
+  push(s: string): void {
+    this.parts.push(s);
+    this.length += s.length;
+  }
+  text(): string {
+    return this.parts.join('');
+  }
+}
+
+const PAGE_ROWS = 500;
+const IDLE_MS = 10 * 60_000;
+const MAX_CURSORS = 3;
+
+export function createExportService(deps: { env: Pick<EngineEnv, 'driver' | 'clock' | 'ids' | 'log'>; files: ProjectFileStore | undefined }) {
+  const { driver, clock, ids, log } = deps.env;
+  const cursors = new Map<string, Cursor>();
+  const schemas = new Map(REGISTRY.map((e) => [e.spec.name, rowSchema(e.spec as TableSpec)]));
+
+  function expireIdle(): void {
+    for (const [id, c] of cursors) if (clock.now() - c.touchedAt > IDLE_MS) close(id);
+  }
+
+  function close(id: string): boolean {
+    const c = cursors.get(id);
+    if (!c) return false;
+    c.selection.drop();
+    cursors.delete(id);
+    return true;
+  }
+
+  function mustGet(id: string): Cursor {
+    const c = cursors.get(id);
+    if (!c) throw new EngineError('NOT_FOUND', 'No export with that `exportId` (it finished, was canceled or timed out). Start it again.', { field: 'exportId' });
+    c.touchedAt = clock.now();
+    return c;
+  }
+
+  function checkTarget(scope: ExportScope): void {
+    if (scope.kind === 'project' && !driver.get('SELECT 1 FROM projects WHERE id = ?', [scope.id]))
+      throw new EngineError('NOT_FOUND', 'No project with that `scope.id`.', { field: 'scope.id' });
+    if (scope.kind === 'session' && !driver.get('SELECT 1 FROM sessions WHERE id = ?', [scope.id]))
+      throw new EngineError('NOT_FOUND', 'No conversation with that `scope.id`.', { field: 'scope.id' });
+  }
+
+  /** The projects whose setting files an export carries: those it owns (a conversation owns none). */
+  async function listFiles(selection: ScopeSelection): Promise<Cursor['files']> {
+    const store = deps.files;
+    if (!store || selection.scope.kind === 'session') return [];
+    const projectIds =
+      selection.scope.kind === 'project'
+        ? [selection.scope.id]
+        : driver.all<{ id: string }>(`SELECT id FROM projects WHERE ${selection.filter('projects')} ORDER BY id`).map((r) => r.id);
+    const out: Cursor['files'] = [];
+    for (const projectId of projectIds) for (const e of await store.list(projectId)) out.push({ projectId, path: e.path });
+    return out;
+  }
+
+  /** The next rows of the current table after `c.after`, in key order. */
+  function readPage(entry: EngineTable, c: Cursor): Record<string, unknown>[] {
+    const { spec } = entry;
+    const keys = c.selection.keys(spec.name);
+    if (keys) {
+      const sql = `SELECT b.k AS __k, t.* FROM ${keys} b JOIN ${spec.name} t ON t.rowid = b.k WHERE b.k > $after ORDER BY b.k LIMIT $limit`;
+      return driver.all<Record<string, unknown>>(sql, { after: (c.after?.[0] as number) ?? -1, limit: PAGE_ROWS });
+    }
+    const pk = spec.key.join(', ');
+    const marks = spec.key.map((_, i) => `$a${i}`).join(', ');
+    const where = `(${c.selection.filter(spec.name)})${c.after ? ` AND (${pk}) > (${marks})` : ''}`;
+    const sql = `SELECT * FROM ${spec.name} WHERE ${where} ORDER BY ${pk} LIMIT $limit`;
+    const params: Record<string, unknown> = { ...c.selection.params(sql), limit: PAGE_ROWS };
+    c.after?.forEach((v, i) => (params[`a${i}`] = v));
+    return driver.all<Record<string, unknown>>(sql, params as never);
+  }
+
+  const pageKey = (entry: EngineTable, row: Record<string, unknown>): unknown[] =>
+    entry.spec.withoutRowid ? entry.spec.key.map((k) => row[k]) : [row.__k];
+
+  /** A row the importer would refuse is refused here, naming it: a backup that cannot be restored is no backup. */
+  function encode(entry: EngineTable, sqlRow: Record<string, unknown>): string {
+    const { spec } = entry;
+    const row = toFileRow(spec, sqlRow);
+    const text = JSON.stringify(row);
+    const refuse = (what: string) => {
+      const ids = spec.key.every((k) => k.endsWith('id') || k === 'version') ? ` (${spec.key.map((k) => String(row[k])).join(' · ')})` : '';
+      return new EngineError(
+        'INTERNAL',
+        `A row of \`${spec.name}\`${ids} cannot be exported: ${what} is outside the backup format's limits. Edit or delete it, then export again.`,
+        { table: spec.name },
+      );
+    };
+    try {
+      scanJson(text);
+    } catch {
+      throw refuse('a JSON value');
+    }
+    const res = schemas.get(spec.name)?.safeParse(row);
+    if (res && !res.success) throw refuse(`\`${res.error.issues[0]?.path.join('.') ?? 'a column'}\``);
+    return text;
+  }
+
+  function tablesPiece(c: Cursor, out: Out, maxChars: number): void {
+    while (c.phase === 'tables' && out.length < maxChars) {
+      const entry = REGISTRY[c.table] as EngineTable;
+      if (c.after === null && c.firstRow) out.push(`${c.table > 0 ? ',' : ''}"${entry.spec.name}":[`);
+      const rows = readPage(entry, c);
+      let emitted = 0;
+      // Row by row, so a piece overruns `maxChars` by one row at most; the next piece resumes after it.
+      for (const row of rows) {
+        if (emitted > 0 && out.length >= maxChars) break;
+        out.push(`${c.firstRow ? '' : ','}${encode(entry, row)}`);
+        c.after = pageKey(entry, row);
+        c.firstRow = false;
+        c.rowsDone++;
+        emitted++;
+      }
+      if (emitted === rows.length && rows.length < PAGE_ROWS) {
+        out.push(']');
+        c.table++;
+        c.after = null;
+        c.firstRow = true;
+        if (c.table >= REGISTRY.length) {
+          out.push('},"files":[');
+          c.phase = 'files';
+        }
+      }
+    }
+  }
+
+  async function filesPiece(c: Cursor, out: Out, maxChars: number): Promise<void> {
+    while (c.phase === 'files' && out.length < maxChars) {
+      const f = c.files[c.fileIndex];
+      if (!f) {
+        out.push(']}');
+        c.phase = 'done';
+        break;
+      }
+      c.fileIndex++;
+      const content = await deps.files?.read(f.projectId, f.path);
+      if (content === null || content === undefined) continue; // deleted since the export began
+      out.push(`${c.filesWritten > 0 ? ',' : ''}${JSON.stringify({ projectId: f.projectId, path: f.path, content })}`);
+      c.filesWritten++;
+    }
+  }
+
+  return {
+    async begin(scope: ExportScope): Promise<ExportStarted> {
+      expireIdle();
+      // At most a few exports at once: the oldest makes room.
+      while (cursors.size >= MAX_CURSORS) close(cursors.keys().next().value as string);
+      checkTarget(scope);
+      const selection = selectScope(driver, scope, { closure: true });
+      try {
+        const tables = {} as Record<TableName, number>;
+        let totalRows = 0;
+        for (const { spec } of REGISTRY) totalRows += tables[spec.name] = selection.count(spec.name);
+        const files = await listFiles(selection);
+        const at = clock.now();
+        const exportId = `export-${ids()}`;
+        const header = exportHeader({
+          exportedAt: new Date(at).toISOString(),
+          app: { name: 'engram', version: APP_VERSION, schemaVersion: currentVersion(driver) },
+          scope,
+        });
+        cursors.set(exportId, {
+          selection, header, phase: 'header', table: 0, after: null, firstRow: true, rowsDone: 0, totalRows,
+          files, fileIndex: 0, filesWritten: 0, touchedAt: at,
+        });
+        log.info('backup.export-begin', { scope: scope.kind, rows: totalRows, files: files.length });
+        // An abandoned export (its window closed) frees its captured rows without waiting for the next one.
+        (setTimeout(expireIdle, IDLE_MS + 1000) as { unref?: () => void }).unref?.();
+        return { exportId, fileName: exportFileName(scope, new Date(at)), totalRows, totalFiles: files.length, tables };
+      } catch (err) {
+        selection.drop();
+        throw err;
+      }
+    },
+    async chunk(exportId: string, maxChars: number): Promise<ExportChunk> {
+      const c = mustGet(exportId);
+      const out = new Out();
+      try {
+        if (c.phase === 'header') {
+          out.push(c.header);
+          c.phase = 'tables';
+        }
+        tablesPiece(c, out, maxChars);
+        await filesPiece(c, out, maxChars);
+      } catch (err) {
+        close(exportId);
+        throw err;
+      }
+      const done = c.phase === 'done';
+      const result = { text: out.text(), done, rowsDone: c.rowsDone, totalRows: c.totalRows, filesDone: c.fileIndex, totalFiles: c.files.length };
+      if (done) {
+        close(exportId);
+        log.info('backup.export-done', { rows: c.rowsDone, files: c.filesWritten });
+      }
+      return result;
+    },
+    cancel: (exportId: string): boolean => close(exportId),
+    /** Cursors read the live database; after the whole database is replaced they must not continue. */
+    cancelAll(): void {
+      for (const id of [...cursors.keys()]) close(id);
+    },
+  };
+}
+
+export type ExportService = ReturnType<typeof createExportService>;

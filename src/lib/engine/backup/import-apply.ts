@@ -1,0 +1,217 @@
+import {
+  conflictItem,
+  decide,
+  emptyCounts,
+  sameRow,
+  type ConflictItem,
+  type EngramExport,
+  type ExportScope,
+  type ImportMode,
+  type Row,
+  type RowOutcome,
+  type TableCounts,
+  type TableName,
+} from '../../domain/backup';
+import type { SqlDriver } from '../store/driver';
+import { writeFtsRow } from './fts-index';
+import { REGISTRY, type EngineTable } from './registry';
+import { toSqlValue } from './row-codec';
+import { createRowLookup, type LocalRow } from './row-lookup';
+import { selectScope } from './scope-selection';
+
+/**
+ * Writes a validated export into the database — synchronously, inside the caller's transaction, so it
+ * is all or nothing. The preview runs the very same code in a transaction it rolls back, so what it
+ * announces is what an apply does. Per row (domain/backup/diff.ts decides):
+ *
+ *   references rewritten ─▶ same identity? ─ yes ─▶ skip | update | conflict
+ *                                        └─ no ──▶ a duplicate? ─ yes ─▶ skip (or conflict)
+ *                                                              └─ no ──▶ add (keeping its id when free)
+ *
+ * A row kept as it was because of a conflict keeps the rows that hang off it too (a conflicting
+ * conversation does not take the file's messages). Replace first deletes the rows the file's scope
+ * owns (everything, a project, a conversation), then writes the file with the file winning.
+ */
+export interface ApplyReport {
+  mode: ImportMode;
+  tables: Record<TableName, TableCounts>;
+  /** The first conflicts (ids only), for the preview's list. */
+  conflicts: ConflictItem[];
+  conflictsTotal: number;
+  /** Projects whose setting files a replace clears: those the scope owned before the import. */
+  clearProjects: string[];
+}
+
+const MAX_LISTED_CONFLICTS = 100;
+
+type Blocked = 'conflict' | 'duplicate';
+
+export function applyImport(driver: SqlDriver, file: EngramExport, mode: ImportMode): ApplyReport {
+  const lookup = createRowLookup(driver);
+  const counts = Object.fromEntries(
+    REGISTRY.map((e) => [e.spec.name, { ...emptyCounts(), incoming: file.tables[e.spec.name].length }]),
+  ) as Record<TableName, TableCounts>;
+  const conflicts: ConflictItem[] = [];
+  let conflictsTotal = 0;
+  const idMap = new Map<TableName, Map<unknown, unknown>>(REGISTRY.map((e) => [e.spec.name, new Map()]));
+  const blocked = new Map<TableName, Map<unknown, Blocked>>(REGISTRY.map((e) => [e.spec.name, new Map()]));
+  const inserted = new Map<TableName, Set<number>>(REGISTRY.map((e) => [e.spec.name, new Set()]));
+
+  const clearProjects = ownedProjects(driver, file.scope);
+  if (mode === 'replace') removeScope(driver, file.scope, counts);
+
+  const keyColumn = (e: EngineTable) => (e.spec.key.length === 1 ? (e.spec.key[0] as string) : null);
+
+  function block(e: EngineTable, row: Row, why: Blocked): void {
+    const k = keyColumn(e);
+    if (k) blocked.get(e.spec.name)?.set(row[k], why);
+  }
+
+  function conflict(e: EngineTable, row: Row): 'conflict' {
+    block(e, row, 'conflict');
+    conflictsTotal++;
+    if (conflicts.length < MAX_LISTED_CONFLICTS) conflicts.push(conflictItem(e.spec, row));
+    return 'conflict';
+  }
+
+  /** Remembers that the file's row is the local row under another key (a surrogate id, a deduplicated memory). */
+  function mapKey(e: EngineTable, fileRow: Row, local: Row): void {
+    const k = keyColumn(e);
+    if (k && fileRow[k] !== local[k]) idMap.get(e.spec.name)?.set(fileRow[k], local[k]);
+  }
+
+  function identity(e: EngineTable, row: Row): { local?: LocalRow; idTaken: boolean } {
+    const { spec } = e;
+    const byKey = lookup.byKey(e, row);
+    if (!spec.surrogate) return { local: byKey, idTaken: false };
+    // Integer ids of two databases collide by chance: the same id is the same row only if it is the
+    // same message (session, turn, role, time) — or the same unique block, for summaries.
+    if (byKey && (spec.natural ?? []).every((c) => byKey.row[c] === row[c])) return { local: byKey, idTaken: true };
+    const natural = spec.naturalUnique && spec.natural ? lookup.byColumns(e, spec.natural, row)[0] : undefined;
+    return { local: natural, idTaken: byKey !== undefined };
+  }
+
+  function duplicate(e: EngineTable, row: Row): { same: boolean; local: LocalRow } | undefined {
+    const { spec, duplicate: rule } = e;
+    const fresh = (l: LocalRow) => !inserted.get(spec.name)?.has(l.rowid);
+    if (spec.surrogate && spec.natural && !spec.naturalUnique) {
+      const local = lookup.byColumns(e, spec.natural, row).find((l) => fresh(l) && sameRow(spec, row, l.row, [spec.surrogate as string]));
+      return local ? { same: true, local } : undefined;
+    }
+    if (!rule || (rule.applies && !rule.applies(row))) return undefined;
+    // With `same` the rule mirrors a unique index: rows of this very import count too.
+    const local = lookup.byColumns(e, rule.columns, row, rule.where).find((l) => rule.same !== undefined || fresh(l));
+    if (!local) return undefined;
+    return { same: (rule.same ?? []).every((c) => local.row[c] === row[c]), local };
+  }
+
+  function update(e: EngineTable, local: LocalRow, row: Row): void {
+    const { spec } = e;
+    const cols = Object.keys(spec.columns).filter((c) => c !== spec.surrogate && !spec.key.includes(c));
+    if (cols.length === 0) return;
+    const set = cols.map((c) => `${c} = ?`).join(', ');
+    const values = cols.map((c) => toSqlValue(spec, c, row[c]));
+    if (spec.withoutRowid) {
+      driver.run(`UPDATE ${spec.name} SET ${set} WHERE ${spec.key.map((k) => `${k} IS ?`).join(' AND ')}`, [
+        ...values,
+        ...spec.key.map((k) => toSqlValue(spec, k, local.row[k])),
+      ]);
+      return;
+    }
+    driver.run(`UPDATE ${spec.name} SET ${set} WHERE rowid = ?`, [...values, local.rowid]);
+    e.onUpdate?.(driver, local.rowid);
+    if (e.fts) writeFtsRow(driver, e.fts, { rowid: local.rowid, row, replace: true });
+  }
+
+  function insert(e: EngineTable, row: Row, keepId: boolean): void {
+    const { spec } = e;
+    const cols = Object.keys(spec.columns).filter((c) => keepId || c !== spec.surrogate);
+    const values = cols.map((c) => toSqlValue(spec, c, row[c]));
+    const sql = `INSERT INTO ${spec.name} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
+    if (spec.withoutRowid) {
+      driver.run(sql, values);
+      return;
+    }
+    const rowid = driver.get<{ r: number }>(`${sql} RETURNING rowid AS r`, values)?.r as number;
+    inserted.get(spec.name)?.add(rowid);
+    if (spec.surrogate && !keepId) idMap.get(spec.name)?.set(row[spec.surrogate], rowid);
+    if (e.fts) writeFtsRow(driver, e.fts, { rowid, row, replace: false });
+  }
+
+  function importRow(e: EngineTable, fileRow: Row, forceConflict: boolean): RowOutcome {
+    const { spec } = e;
+    const row: Row = { ...fileRow };
+    for (const ref of spec.refs) {
+      const v = fileRow[ref.column];
+      if (v === null) continue;
+      const why = blocked.get(ref.table as TableName)?.get(v);
+      if (why) {
+        block(e, fileRow, why);
+        return why === 'conflict' ? 'conflict' : 'skip';
+      }
+      const mapped = idMap.get(ref.table as TableName)?.get(v);
+      if (mapped !== undefined) row[ref.column] = mapped;
+    }
+    for (const ref of spec.softRefs ?? []) {
+      const mapped = fileRow[ref.column] === null ? undefined : idMap.get(ref.table as TableName)?.get(fileRow[ref.column]);
+      if (mapped !== undefined) row[ref.column] = mapped;
+    }
+    const { local, idTaken } = identity(e, row);
+    if (local) {
+      let outcome = decide({ table: spec, mode, incoming: row, local: local.row });
+      if (forceConflict && outcome !== 'skip') outcome = 'conflict';
+      mapKey(e, fileRow, local.row);
+      if (outcome === 'update') update(e, local, row);
+      return outcome === 'conflict' ? conflict(e, fileRow) : outcome;
+    }
+    const dup = duplicate(e, row);
+    if (dup) {
+      mapKey(e, fileRow, dup.local.row);
+      if (!dup.same) return conflict(e, fileRow);
+      if (e.duplicate?.blocksChildren) block(e, fileRow, 'duplicate');
+      return 'skip';
+    }
+    if (forceConflict) return conflict(e, fileRow);
+    insert(e, row, !idTaken);
+    return 'add';
+  }
+
+  for (const e of REGISTRY) {
+    const rows = file.tables[e.spec.name];
+    // One conflicting version makes the whole history a conflict (see EngineTable.atomic).
+    const forceConflict =
+      e.atomic === true &&
+      mode === 'merge' &&
+      rows.some((r) => {
+        const local = lookup.byKey(e, r);
+        return local !== undefined && decide({ table: e.spec, mode, incoming: r, local: local.row }) === 'conflict';
+      });
+    const c = counts[e.spec.name];
+    for (const row of rows) c[importRow(e, row, forceConflict)]++;
+  }
+  return { mode, tables: counts, conflicts, conflictsTotal, clearProjects };
+}
+
+function ownedProjects(driver: SqlDriver, scope: ExportScope): string[] {
+  if (scope.kind === 'session') return [];
+  if (scope.kind === 'project') return [scope.id];
+  return driver.all<{ id: string }>('SELECT id FROM projects ORDER BY id').map((r) => r.id);
+}
+
+/** Replace: the rows the scope owns go first, children before parents (no closure: a conversation's project stays). */
+function removeScope(driver: SqlDriver, scope: ExportScope, counts: Record<TableName, TableCounts>): void {
+  const children = [...REGISTRY].reverse();
+  if (scope.kind === 'all') {
+    for (const { spec } of children) counts[spec.name].removed = driver.run(`DELETE FROM ${spec.name}`).changes;
+    return;
+  }
+  const selection = selectScope(driver, scope, { closure: false });
+  try {
+    for (const { spec } of children) {
+      const sql = `DELETE FROM ${spec.name} WHERE ${selection.filter(spec.name)}`;
+      counts[spec.name].removed = driver.run(sql, selection.params(sql)).changes;
+    }
+  } finally {
+    selection.drop();
+  }
+}

@@ -1,0 +1,117 @@
+import { TABLES, type Row, type TableName, type TableSpec } from '../../domain/backup';
+import { settingsSchema } from '../../domain/settings';
+import type { SqlDriver } from '../store/driver';
+import { FTS_INDEXES, type FtsIndex } from './fts-index';
+
+/**
+ * The engine's half of the ONE table registry: for every table of domain/backup/tables.ts, which rows
+ * belong to an export's scope, how a row's duplicate is recognised, and which full-text index follows
+ * it. The type makes a missing table a compile error; registry.test.ts makes a table that exists in
+ * the schema but is neither here nor in EXCLUDED_TABLES a test failure.
+ *
+ * Scope predicates are SQL conditions on the table's own columns. `$scope` is the project or session
+ * id; `sel(table, column)` is `(SELECT column FROM table WHERE <row is already selected>)`, so a table
+ * can follow the rows of the tables before it (messages follow their sessions).
+ */
+export type ScopeKind = 'all' | 'project' | 'session';
+export type Sel = (table: TableName, column: string) => string;
+export type OwnPredicate = (sel: Sel) => string;
+
+export interface DuplicateRule {
+  /** A local row with other identity but these same values is the same thing (or collides with it). */
+  readonly columns: readonly string[];
+  /** SQL restricting the local rows considered, and the same condition on the incoming row. */
+  readonly where?: string;
+  readonly applies?: (row: Row) => boolean;
+  /** When these also match it is a skip; otherwise a conflict (a unique index forbids both). */
+  readonly same?: readonly string[];
+  /** A duplicate keeps its own dependants: the incoming row's dependants are skipped. */
+  readonly blocksChildren: boolean;
+}
+
+export interface EngineTable {
+  readonly spec: TableSpec & { name: TableName };
+  /** Which rows a project or session export owns (absent: none); an `all` export owns every row. */
+  readonly own: Partial<Record<ScopeKind, OwnPredicate>>;
+  readonly duplicate?: DuplicateRule;
+  readonly fts?: FtsIndex;
+  /** Derived rows to clear when an import rewrites a row (the file brings their new version). */
+  readonly onUpdate?: (driver: SqlDriver, rowid: number) => void;
+  /**
+   * The table is one document's history (the profile's versions): if any incoming row conflicts, all
+   * of them do, so two devices' histories are never interleaved into a version nobody wrote.
+   */
+  readonly atomic?: boolean;
+}
+
+type Entry = Omit<EngineTable, 'spec'>;
+
+const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const project = (column = 'project_id'): OwnPredicate => () => `${column} = $scope`;
+const ofSessions: OwnPredicate = (sel) => `session_id IN ${sel('sessions', 'id')}`;
+const ofRuns: OwnPredicate = (sel) => `run_id IN ${sel('context_runs', 'id')}`;
+/** Rows that only exist for a parent row follow it in every scope (also `all`: the snapshot's rows). */
+const following = (p: OwnPredicate) => ({ all: p, project: p, session: p });
+
+const ENTRIES: Record<TableName, Entry> = {
+  projects: { own: { project: project('id') } },
+  sessions: { own: { project: project(), session: () => 'id = $scope' } },
+  messages: {
+    own: { project: ofSessions, session: ofSessions },
+    fts: FTS_INDEXES.messages,
+    // The symbol rows of a message are derived from its text; the file carries those of the new text.
+    onUpdate: (driver, rowid) => void driver.run('DELETE FROM symbol_index WHERE turn_id = ?', [rowid]),
+  },
+  summaries: { own: { project: ofSessions, session: ofSessions }, fts: FTS_INDEXES.summaries },
+  symbol_index: { own: following((sel) => `turn_id IN ${sel('messages', 'id')}`) },
+  memories: {
+    own: { project: project(), session: () => 'session_id = $scope' },
+    // 001 dedupe: the same statement under the same key and scope is the same memory, whatever its id.
+    duplicate: { columns: ['scope', 'project_id', 'key', 'content'], blocksChildren: true },
+    fts: FTS_INDEXES.memories,
+  },
+  memory_history: { own: { project: (sel) => `memory_id IN ${sel('memories', 'id')}`, session: (sel) => `memory_id IN ${sel('memories', 'id')}` } },
+  user_profile: { own: {}, atomic: true },
+  // Only the settings this version knows (settingsSchema): a stale key is not data, and the importer
+  // refuses unknown keys — nor can anything else that found its way into the table leave with a backup.
+  settings: { own: { all: () => `key IN (${Object.keys(settingsSchema.shape).map(sqlString).join(', ')})` } },
+  documents: { own: { project: project() } },
+  context_runs: {
+    own: {
+      project: (sel) => `project_id = $scope OR session_id IN ${sel('sessions', 'id')} OR document_id IN ${sel('documents', 'id')}`,
+      session: () => 'session_id = $scope',
+    },
+  },
+  feedback_events: { own: { project: ofRuns, session: ofRuns } },
+  semantic_rules: {
+    own: { project: project() },
+    // One active rule per key and scope (unique index semantic_rules_active_key).
+    duplicate: {
+      columns: ['scope', 'project_id', 'key'],
+      where: "status = 'active' AND key IS NOT NULL",
+      applies: (row) => row.status === 'active' && row.key !== null,
+      same: ['rule'],
+      blocksChildren: false,
+    },
+  },
+  generation_traces: { own: following(ofRuns) },
+  kg_entities: { own: { project: project() } },
+  kg_facts: { own: { project: project() } },
+};
+
+export const REGISTRY: readonly EngineTable[] = TABLES.map((t) => ({ spec: t as unknown as EngineTable['spec'], ...ENTRIES[t.name] }));
+
+export function registryEntry(name: TableName): EngineTable {
+  return REGISTRY.find((e) => e.spec.name === name) as EngineTable;
+}
+
+/**
+ * Tables deliberately not exported: engine bookkeeping, not user data. (FTS tables and their shadow
+ * tables are derived indexes, rebuilt on import, and never exported either.)
+ */
+export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
+  schema_version: 'which migrations ran; the importing database keeps its own',
+  applied_ops: 'idempotency keys of writes already applied; they belong to the database that applied them',
+  job_runs: 'the log of background job runs (maintenance); jobs record new runs where they run',
+  meta: 'facts about this database file, such as the segmenter version its search index was built with',
+};

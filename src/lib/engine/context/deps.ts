@@ -1,0 +1,42 @@
+import type { WorkingMemoryRegistry } from '../conversation/working-memory-registry';
+import type { EngineEnv } from '../env';
+import type { ProjectFileStore } from '../files/project-file-store';
+import type { RecallService } from '../recall/recall-service';
+import type { ContextQuery } from '../store/context-query';
+import type { DocumentRepo } from '../store/document-repo';
+import type { FeedbackRepo } from '../store/feedback-repo';
+import type { MessageRepo } from '../store/message-repo';
+import type { ProjectRepo } from '../store/project-repo';
+import type { RuleRepo } from '../store/rule-repo';
+import type { RunRepo } from '../store/run-repo';
+import type { SessionRepo } from '../store/session-repo';
+import type { SettingsRepo } from '../store/settings-repo';
+import type { SummaryRepo } from '../store/summary-repo';
+import type { TraceRepo } from '../store/trace-repo';
+import type { Compaction } from './compaction';
+import type { MemoryPort } from './memory-port';
+import type { SkillRegistry } from './skills';
+import type { ContextTuning } from './tuning';
+
+/** Everything the context engine's services share (built once in context/index.ts). */
+export interface ContextDeps {
+  env: EngineEnv;
+  tuning: ContextTuning;
+  settings: SettingsRepo;
+  sessions: SessionRepo;
+  messages: MessageRepo;
+  summaries: SummaryRepo;
+  workingMemory: Pick<WorkingMemoryRegistry, 'peek'>;
+  recall: RecallService;
+  memory: MemoryPort;
+  files: ProjectFileStore;
+  skills: SkillRegistry;
+  projects: ProjectRepo;
+  documents: DocumentRepo;
+  rules: RuleRepo;
+  runs: RunRepo;
+  traces: TraceRepo;
+  feedback: FeedbackRepo;
+  contextQuery: ContextQuery;
+  compaction: Compaction;
+}

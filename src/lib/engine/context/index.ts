@@ -1,0 +1,76 @@
+/**
+ * The context engine (issue 5), wired once per open database:
+ *
+ *   handlers/context*.ts ─▶ context (build) · runs · feedback (+ learning) · rules · projects/files/documents · graph
+ *                              │ over store/run-repo, rule-repo, feedback-repo, trace-repo, project-repo,
+ *                              │ document-repo, kg-repo, context-query and the ProjectFileStore (OPFS)
+ *   long-term memory (issue 4) ─▶ memory-port (profile, retrieve, markAccessed)
+ */
+import { defaultTokenCounter } from '../../domain/text/tokens';
+import type { WorkingMemoryRegistry } from '../conversation/working-memory-registry';
+import type { EngineEnv } from '../env';
+import { memoryProjectFileStore } from '../files/project-file-store';
+import { createRecallService } from '../recall/recall-service';
+import { createContextQuery } from '../store/context-query';
+import { createDocumentRepo } from '../store/document-repo';
+import { createFeedbackRepo } from '../store/feedback-repo';
+import { createKnowledgeGraph } from '../store/kg-repo';
+import type { MessageRepo } from '../store/message-repo';
+import { createProjectRepo } from '../store/project-repo';
+import { createRuleRepo } from '../store/rule-repo';
+import { createRunRepo } from '../store/run-repo';
+import type { SessionRepo } from '../store/session-repo';
+import type { SettingsRepo } from '../store/settings-repo';
+import type { SummaryRepo } from '../store/summary-repo';
+import { createTraceRepo } from '../store/trace-repo';
+import { createCompaction } from './compaction';
+import { createContextService } from './context-service';
+import type { ContextDeps } from './deps';
+import { createFeedbackService } from './feedback-service';
+import { createGraphService } from './graph-service';
+import type { MemoryPort } from './memory-port';
+import { createRulesService } from './rules-service';
+import { createRunService } from './run-service';
+import { createSkillRegistry } from './skills';
+import { contextTuning } from './tuning';
+
+export function createContextServices(base: {
+  env: EngineEnv;
+  settings: SettingsRepo;
+  sessions: SessionRepo;
+  messages: MessageRepo;
+  summaries: SummaryRepo;
+  workingMemory: Pick<WorkingMemoryRegistry, 'peek'>;
+  memory: MemoryPort;
+}) {
+  const { env } = base;
+  const tuning = contextTuning(env.context);
+  const summaries = base.summaries;
+  const deps: ContextDeps = {
+    ...base,
+    tuning,
+    recall: createRecallService(env),
+    files: env.files ?? memoryProjectFileStore(env.clock),
+    skills: createSkillRegistry(),
+    projects: createProjectRepo(env),
+    documents: createDocumentRepo(env),
+    rules: createRuleRepo(env),
+    runs: createRunRepo(env),
+    traces: createTraceRepo(env),
+    feedback: createFeedbackRepo(env),
+    contextQuery: createContextQuery(env),
+    compaction: createCompaction({ env, summaries, counter: defaultTokenCounter, tuning }),
+  };
+  const graph = createKnowledgeGraph(env);
+  return {
+    deps,
+    context: createContextService(deps),
+    runs: createRunService(deps),
+    feedback: createFeedbackService(deps),
+    rules: createRulesService(deps),
+    graph,
+    graphCheck: createGraphService({ graph, projects: deps.projects }),
+  };
+}
+
+export type ContextServices = ReturnType<typeof createContextServices>;

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { createTestEngine, expectOk, type TestEngine } from '../testing';
+import { runSweepJob } from './run-sweep-job';
+
+async function chat(t: TestEngine, sessionId: string, message = 'hello') {
+  return expectOk(await t.engine.call('context.build', { kind: 'chat', sessionId, message, locale: 'en' }));
+}
+
+describe('runs for the inspector', () => {
+  it('a completed run is found from its reply, by run.complete or by the reply’s meta.runId', async () => {
+    const t = await createTestEngine();
+    const s = expectOk(await t.engine.call('session.create', {}));
+    const other = expectOk(await t.engine.call('session.create', {}));
+    const a = await chat(t, s.id);
+    const reply = expectOk(await t.engine.call('message.append', { sessionId: s.id, role: 'assistant', content: 'hi' }));
+    const foreign = expectOk(await t.engine.call('message.append', { sessionId: other.id, role: 'user', content: 'x' }));
+    expect(await t.engine.call('run.complete', { runId: a.runId, status: 'completed', messageId: foreign.message.id })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT' },
+    });
+    expectOk(await t.engine.call('run.complete', { runId: a.runId, status: 'completed', messageId: reply.message.id }));
+    // A retried completion is answered the same way; a different one is a conflict.
+    expectOk(await t.engine.call('run.complete', { runId: a.runId, status: 'completed', messageId: reply.message.id }));
+    expect(expectOk(await t.engine.call('run.forMessage', { messageId: reply.message.id })).id).toBe(a.runId);
+
+    const b = await chat(t, s.id, 'again');
+    const viaMeta = expectOk(await t.engine.call('message.append', { sessionId: s.id, role: 'assistant', content: 'yo', meta: { runId: b.runId } }));
+    expect(expectOk(await t.engine.call('run.forMessage', { messageId: viaMeta.message.id })).id).toBe(b.runId);
+    expect(await t.engine.call('run.forMessage', { messageId: foreign.message.id })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+
+    const list = expectOk(await t.engine.call('run.list', { sessionId: s.id }));
+    expect(list.map((r) => r.id)).toEqual([b.runId, a.runId]);
+    expect(list[0]).not.toHaveProperty('messages');
+  });
+
+  it('only the most recent runs keep their prompt text', async () => {
+    const t = await createTestEngine({ context: { runMessagesKept: 2 } });
+    const s = expectOk(await t.engine.call('session.create', {}));
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await chat(t, s.id, `message ${i}`));
+    const [oldest, , newest] = await Promise.all(runs.map((r) => t.engine.call('run.get', { runId: r.runId }).then(expectOk)));
+    expect(oldest).toMatchObject({ messages: null, messagesPruned: true });
+    expect(oldest?.layers).toHaveLength(6);
+    expect(newest?.messages?.at(-1)?.content).toContain('message 2');
+  });
+
+  it('003 用户查看 AI 输出的记忆溯源 / 反馈溯源判断有误: weights per reference; "incorrect" lowers a learned rule', async () => {
+    const t = await createTestEngine();
+    const p = expectOk(await t.engine.call('project.create', { name: 'P' }));
+    expectOk(await t.engine.call('projectFile.write', { projectId: p.id, path: '.engram/style/guide.md', content: 'Short sentences. No adverbs.' }));
+    t.driver.run(
+      `INSERT INTO semantic_rules (id, rule, category, scope, key, confidence, source, created_at, updated_at)
+       VALUES ('learned-1', 'Prefers short sentences', 'pacing', 'global', 'k.short', 0.8, 'learned', 0, 0)`,
+    );
+    const confirmed = expectOk(await t.engine.call('rules.add', { rule: 'No exclamation marks' }));
+    const r = expectOk(await t.engine.call('context.build', { kind: 'skill', skillId: 'polish', projectId: p.id, message: 'polish', locale: 'en', selection: { before: '', text: 'Run!', after: '' } }));
+    const trace = expectOk(await t.engine.call('run.trace', { runId: r.runId }));
+    expect(trace.generationId).toBe(r.runId);
+    expect(trace.memoryReferences.map((x) => `${x.type}:${x.id}`).sort()).toEqual(
+      ['file:file:.engram/style/guide.md', `semantic:preference:${confirmed.id}`, 'semantic:preference:learned-1'].sort(),
+    );
+    expect(trace.memoryReferences.reduce((sum, x) => sum + x.weight, 0)).toBeCloseTo(1, 2);
+    expect(await t.engine.call('run.traceFeedback', { runId: r.runId, verdict: 'incorrect', referenceId: 'memory:nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT' },
+    });
+    const judged = expectOk(await t.engine.call('run.traceFeedback', { runId: r.runId, verdict: 'incorrect', referenceId: 'preference:learned-1' }));
+    expect(judged.verdict).toBe('incorrect');
+    expectOk(await t.engine.call('run.traceFeedback', { runId: r.runId, verdict: 'incorrect', referenceId: `preference:${confirmed.id}` }));
+    const rules = expectOk(await t.engine.call('rules.list', {}));
+    expect(rules.find((x) => x.id === 'learned-1')).toMatchObject({ confidence: 0.7, contradicting: [`trace:${r.runId}`], version: 2 });
+    expect(rules.find((x) => x.id === confirmed.id)).toEqual(confirmed);
+  });
+});
+
+describe('runSweepJob', () => {
+  it('the jobs worker’s sweep closes stale pending runs through the engine', async () => {
+    const t = await createTestEngine();
+    const s = expectOk(await t.engine.call('session.create', {}));
+    await chat(t, s.id);
+    t.clock.advance(11 * 60_000);
+    const result = await runSweepJob.run({ engine: t.engine, trigger: 'periodic', progress: () => {}, signal: new AbortController().signal });
+    expect(result).toEqual({ timedOut: 1 });
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Runs for the inspector and their life cycle (seed 004 "用户取消/超时": nothing stays pending):
+ *
+ *   context.build ─▶ pending ──run.complete──▶ completed | canceled | failed | timeout
+ *                      │ a newer build in the same conversation/document ─▶ canceled
+ *                      └ run.sweep (jobs worker), older than 10 minutes   ─▶ timeout
+ *
+ * Plus 003 provenance: run.trace and the user's verdict on it (run.traceFeedback).
+ */
+import { EngineError } from '../../domain/errors';
+import type { ContextDeps } from './deps';
+import type { GenerationTrace, RunRecord, RunStatus, RunSummary } from './types';
+
+/** 003 "判断有误": how much a learned rule's confidence drops when the user says the trace was wrong. */
+export const TRACE_PENALTY = 0.1;
+
+export function createRunService(deps: ContextDeps) {
+  const { runs } = deps;
+  const strip = ({ inputChars: _inputChars, ...record }: ReturnType<typeof runs.mustFind>): RunRecord => record;
+  const summary = ({ layers: _l, memoryIds: _m, messages: _x, messagesPruned: _p, ...s }: RunRecord): RunSummary => s;
+
+  return {
+    complete(input: { runId: string; status: Exclude<RunStatus, 'pending'>; messageId?: number }): RunSummary {
+      const run = runs.mustFind(input.runId);
+      if (run.status !== 'pending') {
+        // A repeat of the same completion (a retried call) is answered, anything else is a conflict.
+        if (run.status === input.status && (input.messageId === undefined || input.messageId === run.messageId)) return summary(strip(run));
+        throw new EngineError('CONFLICT', `The run (\`runId\`) is already ${run.status}; it cannot become ${input.status}.`, { field: 'runId', status: run.status });
+      }
+      if (input.messageId !== undefined) {
+        const message = deps.messages.find(input.messageId);
+        if (!message) throw new EngineError('NOT_FOUND', 'No message with that `messageId`.', { field: 'messageId' });
+        if (run.sessionId !== null && message.sessionId !== run.sessionId) {
+          throw new EngineError('INVALID_ARGUMENT', 'Invalid `messageId`: the message belongs to another conversation', { fields: ['messageId'] });
+        }
+      }
+      runs.finish(input.runId, input.status, input.messageId);
+      return summary(strip(runs.mustFind(input.runId)));
+    },
+    get: (runId: string): RunRecord => strip(runs.mustFind(runId)),
+    list: (opts: { sessionId?: string; documentId?: string; limit: number }) => runs.list(opts),
+    /** The run behind a chat reply: by run.complete's messageId, else by the reply's meta.runId. */
+    forMessage(messageId: number): RunRecord {
+      const direct = runs.forMessage(messageId);
+      if (direct) return strip(direct);
+      const viaMeta = deps.messages.find(messageId)?.meta.runId;
+      const run = viaMeta ? runs.find(viaMeta) : undefined;
+      if (!run) throw new EngineError('NOT_FOUND', 'No context run is recorded for that `messageId`.', { field: 'messageId' });
+      return strip(run);
+    },
+    trace(runId: string): GenerationTrace {
+      runs.mustFind(runId);
+      const trace = deps.traces.find(runId);
+      if (!trace) throw new EngineError('NOT_FOUND', 'That run (`runId`) has no trace.', { field: 'runId' });
+      return trace;
+    },
+    /**
+     * 003 memory:trace:feedback. "incorrect" about one referenced learned rule lowers its confidence
+     * and records the run as contradicting evidence; confirmed rules are the user's and stay as they are.
+     */
+    traceFeedback(input: { runId: string; verdict: 'correct' | 'incorrect'; referenceId?: string }): GenerationTrace {
+      const trace = this.trace(input.runId);
+      if (input.referenceId !== undefined && !trace.memoryReferences.some((r) => r.id === input.referenceId)) {
+        throw new EngineError('INVALID_ARGUMENT', 'Invalid `referenceId`: not a reference of this trace', { fields: ['referenceId'] });
+      }
+      deps.traces.setVerdict(input.runId, input.verdict);
+      const ruleId = input.referenceId?.startsWith('preference:') ? input.referenceId.slice('preference:'.length) : null;
+      const rule = ruleId ? deps.rules.find(ruleId) : undefined;
+      if (input.verdict === 'incorrect' && rule && rule.status === 'active' && !rule.userConfirmed) {
+        deps.rules.patch(rule.id, {
+          confidence: Math.max(0, Math.round((rule.confidence - TRACE_PENALTY) * 100) / 100),
+          contradicting: [...new Set([...rule.contradicting, `trace:${input.runId}`])],
+        });
+      }
+      return this.trace(input.runId);
+    },
+    sweep(): { timedOut: string[] } {
+      return { timedOut: runs.sweep(deps.env.clock.now() - deps.tuning.pendingTtlMs) };
+    },
+  };
+}
+
+export type RunService = ReturnType<typeof createRunService>;

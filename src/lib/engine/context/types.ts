@@ -1,0 +1,152 @@
+/**
+ * What the context engine's calls return (contract section "context engine, skills, feedback, project
+ * files"). Records only: ids, numbers and the user's own texts where the call is about them.
+ */
+import type { Contradiction, ContextMessage, ContextRules, Entity, Fact, LayerId, LayerResult } from '../../domain/context';
+
+export type { ContextRules, Contradiction, Entity, Fact };
+
+export type RunKind = 'chat' | 'skill';
+export type RunStatus = 'pending' | 'completed' | 'canceled' | 'failed' | 'timeout';
+
+export interface ContextBuildResult {
+  runId: string;
+  stablePrefixHash: string;
+  messages: ContextMessage[];
+  layers: LayerResult[];
+  /** Ids of the long-term memories kept in L4 (only these were marked accessed). */
+  memoryIds: string[];
+  totalTokens: number;
+  memoryDegraded: boolean;
+}
+
+/** A run as the inspector lists it (no prompt text). */
+export interface RunSummary {
+  id: string;
+  kind: RunKind;
+  skillId: string;
+  sessionId: string | null;
+  messageId: number | null;
+  projectId: string | null;
+  documentId: string | null;
+  stablePrefixHash: string;
+  status: RunStatus;
+  createdAt: number;
+  finishedAt: number | null;
+  totalTokens: number;
+  memoryDegraded: boolean;
+}
+
+export interface RunRecord extends RunSummary {
+  layers: LayerResult[];
+  memoryIds: string[];
+  /** The full prompt, or null once pruned (only the most recent RUN_MESSAGES_KEPT runs keep it). */
+  messages: ContextMessage[] | null;
+  messagesPruned: boolean;
+}
+
+/** 003 GenerationTrace: which memories a generation rested on and how much (share of their tokens). */
+export interface TraceReference {
+  type: 'semantic' | 'memory' | 'summary' | 'working' | 'file' | 'profile';
+  /** The item's citation id, e.g. `preference:r-1`, `memory:m-3`, `file:.engram/style/guide.md`. */
+  id: string;
+  layer: LayerId;
+  /** 0..1; the weights of one trace sum to 1 (rounded to 3 decimals). */
+  weight: number;
+}
+
+export interface GenerationTrace {
+  generationId: string;
+  memoryReferences: TraceReference[];
+  verdict: 'correct' | 'incorrect' | null;
+  verdictAt: number | null;
+}
+
+export type RuleCategory = 'style' | 'structure' | 'character' | 'pacing' | 'vocabulary';
+
+/** 003 semantic memory entry. */
+export interface SemanticRule {
+  id: string;
+  rule: string;
+  category: RuleCategory;
+  scope: 'global' | 'project';
+  projectId: string | null;
+  key: string | null;
+  confidence: number;
+  supporting: string[];
+  contradicting: string[];
+  userConfirmed: boolean;
+  userModified: boolean;
+  source: 'user' | 'learned';
+  version: number;
+  status: 'active' | 'deleted';
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type SampleRef = { documentId: string; from: number; to: number } | { messageId: number };
+
+export interface FeedbackEvent {
+  id: string;
+  runId: string;
+  skillId: string;
+  projectId: string | null;
+  action: 'accept' | 'reject' | 'partial';
+  sampleRefs: SampleRef[];
+  editDistance: number | null;
+  createdAt: number;
+}
+
+export interface FeedbackResult {
+  event: FeedbackEvent;
+  /** What learning did, as data. */
+  learning: { created: string[]; updated: string[]; skipped: { key: string; reason: 'deleted' | 'confirmed' | 'modified' }[]; ms: number };
+}
+
+export interface Project {
+  id: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ProjectFileEntry {
+  /** Project-relative, e.g. `.engram/characters/alice.md`. */
+  path: string;
+  size: number;
+  updatedAt: number;
+}
+
+export interface ProjectFile extends ProjectFileEntry {
+  content: string;
+}
+
+export interface Document {
+  id: string;
+  projectId: string;
+  title: string;
+  content: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type DocumentSummary = Omit<Document, 'content'> & { chars: number };
+
+export interface SkillInfo {
+  id: string;
+  /** i18n keys the UI resolves (`skills.<id>.name`, `skills.<id>.description`). */
+  nameKey: string;
+  descriptionKey: string;
+  contextRules: ContextRules;
+  /** Whether the skill works on a selection (the Write page offers it only then). */
+  needsSelection: boolean;
+}
+
+/** graph.check: what the consistency check found about the named entities (05 doc). */
+export interface GraphCheckResult {
+  entities: Entity[];
+  /** Facts about them in story order (only those valid at `at`, when given). */
+  facts: Fact[];
+  /** Functional predicates holding two values over overlapping story time, with both facts' evidence. */
+  contradictions: Contradiction[];
+}

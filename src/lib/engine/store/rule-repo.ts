@@ -1,0 +1,185 @@
+import { EngineError } from '../../domain/errors';
+import type { RuleCategory, SemanticRule } from '../context/types';
+import type { EngineEnv } from '../env';
+
+interface RuleRow {
+  rid: number;
+  id: string;
+  rule: string;
+  category: RuleCategory;
+  scope: 'global' | 'project';
+  project_id: string | null;
+  key: string | null;
+  confidence: number;
+  supporting: string;
+  contradicting: string;
+  user_confirmed: number;
+  user_modified: number;
+  source: 'user' | 'learned';
+  version: number;
+  status: 'active' | 'deleted';
+  created_at: number;
+  updated_at: number;
+}
+
+const toRule = (r: RuleRow): SemanticRule & { order: number } => ({
+  id: r.id,
+  rule: r.rule,
+  category: r.category,
+  scope: r.scope,
+  projectId: r.project_id,
+  key: r.key,
+  confidence: r.confidence,
+  supporting: JSON.parse(r.supporting) as string[],
+  contradicting: JSON.parse(r.contradicting) as string[],
+  userConfirmed: r.user_confirmed === 1,
+  userModified: r.user_modified === 1,
+  source: r.source,
+  version: r.version,
+  status: r.status,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  order: r.rid,
+});
+
+/** 003: at most this many active rules; beyond it the least confident learned (unconfirmed) rule goes. */
+export const MAX_ACTIVE_RULES = 200;
+
+export interface NewRule {
+  rule: string;
+  category: RuleCategory;
+  scope: 'global' | 'project';
+  projectId: string | null;
+  key: string | null;
+  confidence: number;
+  source: 'user' | 'learned';
+  userConfirmed: boolean;
+  supporting?: string[];
+  contradicting?: string[];
+}
+
+/** 003 semantic rules. `order` (the row id) is the creation order L2 sorts by (append-only prefix). */
+export function createRuleRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver' | 'clock' | 'ids'>) {
+  const find = (id: string) => {
+    const row = driver.get<RuleRow>('SELECT * FROM semantic_rules WHERE id = ?', [id]);
+    return row ? toRule(row) : undefined;
+  };
+  const mustFind = (id: string) => {
+    const r = find(id);
+    if (!r || r.status === 'deleted') throw new EngineError('NOT_FOUND', 'No rule with that `id` (it may have been deleted).', { field: 'id' });
+    return r;
+  };
+  /** The row holding a key in a scope: the active one if any, else the most recent deleted one. */
+  const byKey = (scope: 'global' | 'project', projectId: string | null, key: string) => {
+    const row = driver.get<RuleRow>(
+      `SELECT * FROM semantic_rules WHERE scope = ? AND COALESCE(project_id, '') = ? AND key = ?
+       ORDER BY status = 'active' DESC, rid DESC LIMIT 1`,
+      [scope, projectId ?? '', key],
+    );
+    return row ? toRule(row) : undefined;
+  };
+  const keyTaken = (scope: 'global' | 'project', projectId: string | null, key: string | null, exceptId?: string) => {
+    if (key === null) return false;
+    const other = byKey(scope, projectId, key);
+    return other !== undefined && other.status === 'active' && other.id !== exceptId;
+  };
+  return {
+    find,
+    mustFind,
+    byKey,
+    keyTaken,
+    insert(input: NewRule) {
+      const now = clock.now();
+      const id = ids();
+      driver.run(
+        `INSERT INTO semantic_rules (id, rule, category, scope, project_id, key, confidence, supporting, contradicting, user_confirmed, source, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          id,
+          input.rule,
+          input.category,
+          input.scope,
+          input.projectId,
+          input.key,
+          input.confidence,
+          JSON.stringify(input.supporting ?? []),
+          JSON.stringify(input.contradicting ?? []),
+          input.userConfirmed,
+          input.source,
+          now,
+          now,
+        ],
+      );
+      return mustFind(id);
+    },
+    /** Rules injected for a run: active global rules plus the project's, in creation order. */
+    activeFor(projectId: string | null) {
+      return driver
+        .all<RuleRow>(
+          `SELECT * FROM semantic_rules WHERE status = 'active' AND (scope = 'global' OR (scope = 'project' AND project_id = ?)) ORDER BY rid`,
+          [projectId],
+        )
+        .map(toRule);
+    },
+    list(opts: { scope?: 'global' | 'project'; projectId?: string; includeDeleted: boolean }) {
+      const where = [opts.includeDeleted ? '1' : "status = 'active'"];
+      const params: string[] = [];
+      if (opts.scope) (where.push('scope = ?'), params.push(opts.scope));
+      if (opts.projectId) (where.push("(project_id = ? OR scope = 'global')"), params.push(opts.projectId));
+      return driver.all<RuleRow>(`SELECT * FROM semantic_rules WHERE ${where.join(' AND ')} ORDER BY rid`, params).map(toRule);
+    },
+    /** Applies a patch; `version` goes up by one whenever anything changes. */
+    patch(
+      id: string,
+      p: Partial<{
+        rule: string;
+        category: RuleCategory;
+        confidence: number;
+        supporting: string[];
+        contradicting: string[];
+        userConfirmed: boolean;
+        userModified: boolean;
+        scope: 'global' | 'project';
+        projectId: string | null;
+        status: 'active' | 'deleted';
+      }>,
+    ) {
+      const before = mustFind(id);
+      const next = { ...before, ...p };
+      driver.run(
+        `UPDATE semantic_rules SET rule = ?, category = ?, confidence = ?, supporting = ?, contradicting = ?, user_confirmed = ?,
+           user_modified = ?, scope = ?, project_id = ?, status = ?, version = version + 1, updated_at = ? WHERE id = ?`,
+        [
+          next.rule,
+          next.category,
+          next.confidence,
+          JSON.stringify(next.supporting),
+          JSON.stringify(next.contradicting),
+          next.userConfirmed,
+          next.userModified,
+          next.scope,
+          next.projectId,
+          next.status,
+          clock.now(),
+          id,
+        ],
+      );
+      return find(id) as SemanticRule & { order: number };
+    },
+    /** 003 storage budget: evicts the least confident learned, unconfirmed rules beyond the cap. */
+    evictOverCap(): string[] {
+      const over = (driver.get<{ n: number }>("SELECT COUNT(*) AS n FROM semantic_rules WHERE status = 'active'")?.n ?? 0) - MAX_ACTIVE_RULES;
+      if (over <= 0) return [];
+      const victims = driver.all<{ id: string }>(
+        `SELECT id FROM semantic_rules WHERE status = 'active' AND user_confirmed = 0 AND source = 'learned'
+         ORDER BY confidence, rid LIMIT ?`,
+        [over],
+      );
+      // Evicted, not deleted by the user: the row goes, so learning may find the pattern again.
+      for (const v of victims) driver.run('DELETE FROM semantic_rules WHERE id = ?', [v.id]);
+      return victims.map((v) => v.id);
+    },
+  };
+}
+
+export type RuleRepo = ReturnType<typeof createRuleRepo>;
