@@ -20,7 +20,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx sirv build --single --port ${port} --host 127.0.0.1 --quiet`,
+    // --dev: files are read fresh on each request (the update test ships a new service worker mid-run).
+    command: `npx sirv build --single --dev --port ${port} --host 127.0.0.1 --quiet`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

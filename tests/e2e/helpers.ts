@@ -38,3 +38,22 @@ export async function open(page: Page, path = '/chat'): Promise<void> {
   await page.goto(path);
   await waitForEngine(page);
 }
+
+/** Points the app at a model server through the Settings page, as a person would. */
+export async function configureModel(page: Page, opts: { baseUrl: string; model: string; apiKey?: string }): Promise<void> {
+  await page.goto('/settings#model');
+  await waitForEngine(page);
+  await page.getByTestId('model-provider').selectOption('openai-compatible');
+  await page.getByTestId('model-base-url').fill(opts.baseUrl);
+  await page.getByTestId('model-name').fill(opts.model);
+  if (opts.apiKey) await page.getByTestId('model-api-key').fill(opts.apiKey);
+  await page.getByTestId('model-save').click();
+  await expect(page.getByTestId('model-save')).toBeDisabled();
+}
+
+/** Types a message in the chat composer and sends it with Enter. */
+export async function sendChat(page: Page, text: string): Promise<void> {
+  const box = page.getByTestId('composer');
+  await box.fill(text);
+  await box.press('Enter');
+}

@@ -110,6 +110,36 @@ describe('several tabs (leader election over Web Locks, relay over BroadcastChan
     b.close();
   });
 
+  it('a write that fails while its leader is dying is sent again, and applied once', async () => {
+    const t = await createTestEngine();
+    const seen = new Set<string>();
+    // A leader cut off mid-call: the first attempt of every write fails as if interrupted.
+    const flaky: Engine = {
+      ...t.engine,
+      close: () => {},
+      handle: async (req) => {
+        if (req.opId && !seen.has(req.opId)) {
+          seen.add(req.opId);
+          return { ok: false, error: { code: 'INTERNAL', message: 'interrupted' } };
+        }
+        return t.engine.handle(req);
+      },
+    };
+    const locks = fakeLocks();
+    const name = `relay-${Math.random()}`;
+    const a = createDbHost({ openEngine: async () => flaky, locks, channel: new BroadcastChannel(name), tabId: 'A' });
+    await settle();
+    const b = createDbHost({ openEngine: async () => t.engine, locks, channel: new BroadcastChannel(name), tabId: 'B' });
+    await settle();
+    const caller = createCaller(b);
+    const s = expectOk(await caller.call('session.create', {}));
+    const res = await caller.call('message.append', { sessionId: s.id, role: 'user', content: 'once' });
+    expect(res.ok).toBe(true);
+    expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages')?.n).toBe(1);
+    a.close();
+    b.close();
+  });
+
   it('a follower with no leader anywhere answers DB_UNAVAILABLE instead of hanging', async () => {
     const locks = fakeLocks();
     const name = `relay-${Math.random()}`;

@@ -34,7 +34,17 @@ interface Pending {
   req: EngineRequest;
   resolve: (res: IpcResponse<unknown>) => void;
   timer: ReturnType<typeof setTimeout>;
+  attempts: number;
 }
+
+/**
+ * A leader whose tab is closing can be cut off in the middle of a call and still post the resulting
+ * failure. A write's failure of this kind (INTERNAL, DB_UNAVAILABLE) is therefore sent again (up to 3 times) after
+ * a short, growing pause — to the same leader if it is fine, or to the next one. The op id makes that safe.
+ */
+const RESEND_CODES = new Set(['INTERNAL', 'DB_UNAVAILABLE']);
+const RESEND_DELAY_MS = 300;
+const MAX_ATTEMPTS = 4;
 
 const RECENT_LIMIT = 500;
 
@@ -72,6 +82,10 @@ export function createDbHost(opts: DbHostOptions): DbHost {
     let p = inflight.get(key);
     if (!p) {
       p = local(req);
+      // Only answers are remembered; a failure may be retried and must then run again.
+      void p.then((res) => {
+        if (!res.ok) inflight.delete(key);
+      });
       inflight.set(key, p);
       if (inflight.size > RECENT_LIMIT) inflight.delete(inflight.keys().next().value as string);
     }
@@ -88,7 +102,7 @@ export function createDbHost(opts: DbHostOptions): DbHost {
         pending.delete(id);
         resolve(fail('DB_UNAVAILABLE', 'No Engram window could open the database in time. Reload to try again.'));
       }, relayTimeoutMs);
-      pending.set(id, { req, resolve, timer });
+      pending.set(id, { req, resolve, timer, attempts: 1 });
       send({ t: 'req', from: tabId, id, req });
     });
   }
@@ -96,6 +110,15 @@ export function createDbHost(opts: DbHostOptions): DbHost {
   function settle(id: string, res: IpcResponse<unknown>): void {
     const p = pending.get(id);
     if (!p) return;
+    if (!res.ok && p.req.opId && RESEND_CODES.has(res.error.code) && p.attempts < MAX_ATTEMPTS) {
+      p.attempts++;
+      setTimeout(() => {
+        if (!pending.has(id)) return;
+        if (role === 'leader') void answerOnce(`${tabId}:${id}:${p.attempts}`, p.req).then((r) => settle(id, r));
+        else send({ t: 'req', from: tabId, id: `${id}`, req: p.req });
+      }, RESEND_DELAY_MS * 2 ** (p.attempts - 2));
+      return;
+    }
     clearTimeout(p.timer);
     pending.delete(id);
     p.resolve(res);

@@ -1,17 +1,24 @@
 import * as Comlink from 'comlink';
 import { systemClock } from '../../domain/clock';
+import { createProvider } from '../../domain/llm';
+import type { ModelSettings } from '../../domain/llm/settings';
+import { afterReply, type AfterReplyInput, type AfterReplyResult } from './after-reply';
 import { createCaller, type RawEndpoint } from '../client/caller';
 import { maintenanceJob } from './maintenance-job';
+import { workingMemoryJob } from './working-memory-job';
+import { runSweepJob } from '../context/run-sweep-job';
 import { createScheduler, type Scheduler } from './scheduler';
 import type { JobDefinition, JobProgress } from './types';
 
-export const JOBS: readonly JobDefinition[] = [maintenanceJob];
+export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob];
 export const JOBS_LOCK = 'engram-jobs';
 
 export interface JobsWorkerApi {
   /** `port` leads to the DB worker; `onProgress` is a Comlink proxy into the page. */
   start(port: MessagePort, onProgress: (p: JobProgress) => void): void;
   run(name: string): Promise<JobProgress>;
+  /** Memory extraction and summary upkeep after a completed reply (off the UI thread). */
+  afterReply(input: AfterReplyInput, model: ModelSettings): Promise<AfterReplyResult>;
   activity(): void;
   jobNames(): string[];
 }
@@ -19,6 +26,7 @@ export interface JobsWorkerApi {
 /** The object jobs.worker.ts exposes. It never opens the database: every read and write goes via the port. */
 export function createJobsWorkerApi(): JobsWorkerApi {
   let scheduler: Scheduler | null = null;
+  let engine: ReturnType<typeof createCaller> | null = null;
   const need = () => {
     if (!scheduler) throw new Error('jobs worker not started');
     return scheduler;
@@ -26,7 +34,8 @@ export function createJobsWorkerApi(): JobsWorkerApi {
   return {
     start(port, onProgress) {
       if (scheduler) return;
-      const engine = createCaller(Comlink.wrap<RawEndpoint>(port));
+      const caller = createCaller(Comlink.wrap<RawEndpoint>(port));
+      engine = caller;
       // Scheduled work runs in one tab only: whichever jobs worker holds this lock, for as long as it lives.
       let scheduling = false;
       void navigator.locks.request(JOBS_LOCK, () => {
@@ -35,7 +44,7 @@ export function createJobsWorkerApi(): JobsWorkerApi {
       });
       scheduler = createScheduler({
         jobs: JOBS,
-        engine,
+        engine: caller,
         clock: systemClock,
         onProgress: (p) => void Promise.resolve(onProgress(p)).catch(() => {}),
         mayRunScheduled: () => scheduling,
@@ -43,6 +52,10 @@ export function createJobsWorkerApi(): JobsWorkerApi {
       scheduler.start();
     },
     run: (name) => need().run(name, 'demand'),
+    afterReply(input, model) {
+      if (!engine) throw new Error('jobs worker not started');
+      return afterReply({ engine, provider: createProvider(model), input });
+    },
     activity: () => need().activity(),
     jobNames: () => JOBS.map((j) => j.name),
   };

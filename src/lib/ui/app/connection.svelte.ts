@@ -28,6 +28,7 @@ class Connection {
   #jobs: Comlink.Remote<JobsWorkerApi> | null = null;
   #outbox: Outbox | null = null;
   #started = false;
+  #askedPersist = false;
 
   get ready(): boolean {
     return this.status !== null;
@@ -69,7 +70,7 @@ class Connection {
       }),
     );
     // A dying tab lets go of the database lock at once, so another tab can take over.
-    addEventListener('pagehide', (e) => {
+    window.addEventListener('pagehide', (e: PageTransitionEvent) => {
       if (!e.persisted) dbWorker.terminate();
     });
     for (const type of ['keydown', 'pointerdown'] as const) {
@@ -91,6 +92,16 @@ class Connection {
     if (!res.ok) this.outboxCount = await this.outbox.count();
   }
 
+  /**
+   * After the first real save, ask the browser to keep our storage (ARCHITECTURE §3; main thread only).
+   * Asking earlier would prompt people who have not saved anything yet.
+   */
+  #askPersistence(): void {
+    if (this.#askedPersist || this.status?.storage !== 'opfs') return;
+    this.#askedPersist = true;
+    void navigator.storage?.persisted?.().then((already) => (already ? true : navigator.storage.persist())).catch(() => false);
+  }
+
   #onHostEvent(event: HostEvent): void {
     switch (event.type) {
       case 'role':
@@ -99,6 +110,7 @@ class Connection {
         break;
       case 'change':
         this.revision++;
+        this.#askPersistence();
         break;
       case 'startup-failed':
         this.startupError = event.error as IpcError;

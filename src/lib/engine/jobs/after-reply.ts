@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { unwrap } from '../../domain/errors';
+import type { ModelProvider } from '../../domain/llm/types';
+import { memoryExtractionMessages } from '../../domain/memory/extraction-prompt';
+import type { EngineCaller } from '../client/caller';
+
+export interface AfterReplyInput {
+  sessionId: string;
+  userMessageId: number;
+  assistantMessageId?: number;
+}
+
+export interface RememberedItem {
+  kind: string;
+  memoryId?: string;
+  content: string;
+}
+
+export interface AfterReplyResult {
+  remembered: RememberedItem[];
+  profileChanged: boolean;
+  /** 'model' when the model's memory_update was used, 'rules' for the zh/en heuristics. */
+  extractor: 'model' | 'rules';
+  summariesImproved: number;
+}
+
+const SUMMARY_SYSTEM =
+  'Summarise these conversation turns in at most 3 sentences in their language. Reply with JSON only: {"summary": string, "key_symbols": [code symbols], "key_decisions": [decisions or conclusions]}.';
+
+/**
+ * Runs in the jobs worker after each completed reply (seed 000 "原子记忆异步写入", issue 4 item 2):
+ * extraction with the model when there is one (rules otherwise, or when the model's answer is unusable),
+ * then, with a model, better summaries for blocks that only have extractive ones.
+ */
+export async function afterReply(opts: { engine: EngineCaller; provider: ModelProvider; input: AfterReplyInput }): Promise<AfterReplyResult> {
+  const { engine, provider, input } = opts;
+  let candidates: unknown;
+  let extractor: AfterReplyResult['extractor'] = 'rules';
+  if (provider.canGenerate) {
+    try {
+      const user = unwrap(await engine.call('message.get', { id: input.userMessageId }));
+      const assistant = input.assistantMessageId ? unwrap(await engine.call('message.get', { id: input.assistantMessageId })) : undefined;
+      candidates = await provider.json(
+        { messages: memoryExtractionMessages({ userText: user.content, assistantText: assistant?.content }), json: true, temperature: 0 },
+        // Validated (strictly, item by item) by the engine's memory.extract, not here.
+        z.unknown(),
+      );
+      extractor = 'model';
+    } catch {
+      // An unreachable model or an unusable answer: the rules still run (nothing is silently skipped).
+      candidates = undefined;
+    }
+  }
+  const extracted = unwrap(
+    await engine.call('memory.extract', { sessionId: input.sessionId, userMessageId: input.userMessageId, ...(candidates === undefined ? {} : { candidates }) }),
+  );
+  let summariesImproved = 0;
+  if (provider.canGenerate) summariesImproved = await improveSummaries(engine, provider);
+  return {
+    remembered: extracted.decisions.filter((d) => d.kind !== 'noop' && d.kind !== 'ignore'),
+    profileChanged: extracted.profileChanged,
+    extractor,
+    summariesImproved,
+  };
+}
+
+async function improveSummaries(engine: EngineCaller, provider: ModelProvider): Promise<number> {
+  const pending = await engine.call('summary.pending', { limit: 2 });
+  if (!pending.ok) return 0;
+  let improved = 0;
+  for (const s of pending.data) {
+    try {
+      const turns = unwrap(await engine.call('summary.turns', { id: s.id }));
+      const transcript = turns.map((m) => `${m.role === 'user' ? 'U' : 'A'}${m.turnNo}: ${m.content.slice(0, 1500)}`).join('\n');
+      const raw = await provider.json(
+        { messages: [{ role: 'system', content: SUMMARY_SYSTEM }, { role: 'user', content: transcript }], json: true, temperature: 0 },
+        summaryReplySchema,
+      );
+      const res = await engine.call('summary.replace', {
+        id: s.id,
+        summary: raw.summary.slice(0, 4000),
+        keySymbols: raw.key_symbols.slice(0, 30).map((x) => x.slice(0, 200)),
+        keyDecisions: raw.key_decisions.slice(0, 20).map((x) => x.slice(0, 400)),
+      });
+      if (res.ok) improved++;
+    } catch {
+      // The extractive summary stays; the next reply tries again.
+    }
+  }
+  return improved;
+}
+
+const summaryReplySchema = z.object({
+  summary: z.string().min(1),
+  key_symbols: z.array(z.string()).default([]),
+  key_decisions: z.array(z.string()).default([]),
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { fixedClock } from '../../domain/clock';
+import { createCaller } from '../client/caller';
+import { createTestEngine, expectOk } from '../testing';
+import { maintenanceJob } from './maintenance-job';
+import { createScheduler } from './scheduler';
+import type { JobDefinition, JobProgress } from './types';
+
+async function setup(jobs: JobDefinition[], opts: { idleAfterMs?: number } = {}) {
+  const t = await createTestEngine();
+  const clock = fixedClock(t.clock.now());
+  const progress: JobProgress[] = [];
+  const scheduler = createScheduler({ jobs, engine: createCaller({ call: (req) => t.engine.handle(req) }), clock, onProgress: (p) => progress.push(p), idleAfterMs: opts.idleAfterMs ?? 60_000 });
+  return { t, clock, progress, scheduler };
+}
+
+describe('jobs scheduler', () => {
+  it('runs maintenance on demand, reports progress and records the result for settings', async () => {
+    const { t, progress, scheduler } = await setup([maintenanceJob]);
+    const outcome = await scheduler.run('maintenance');
+    expect(outcome.state).toBe('done');
+    expect(outcome.result).toMatchObject({ integrity: 'ok' });
+    expect(progress.map((p) => p.step)).toEqual(expect.arrayContaining(['jobs.step.optimize', 'jobs.step.fts-merge', 'jobs.step.integrity', 'jobs.step.done']));
+    const [last] = expectOk(await t.engine.call('jobs.history', { job: 'maintenance' }));
+    expect(last).toMatchObject({ status: 'ok', trigger: 'demand' });
+  });
+
+  it('runs an idle job only once the user has been idle, and periodic ones when due', async () => {
+    let idleRuns = 0;
+    let periodicRuns = 0;
+    const idleJob: JobDefinition = { name: 'idle-job', periodMs: 10_000, onIdle: true, run: async () => ({ n: ++idleRuns }) };
+    const periodic: JobDefinition = { name: 'tick-job', periodMs: 5_000, run: async () => ({ n: ++periodicRuns }) };
+    const { clock, scheduler } = await setup([idleJob, periodic], { idleAfterMs: 60_000 });
+    await scheduler.tick();
+    expect(idleRuns).toBe(0); // the user was active just now
+    expect(periodicRuns).toBe(1); // never ran before: due
+    clock.advance(61_000);
+    await scheduler.tick();
+    expect(idleRuns).toBe(1);
+    expect(periodicRuns).toBe(2);
+    scheduler.activity();
+    clock.advance(11_000);
+    await scheduler.tick();
+    expect(idleRuns).toBe(1); // due, but the user is active again
+  });
+
+  it('records a failing job as failed and keeps going', async () => {
+    const broken: JobDefinition = { name: 'broken-job', run: async () => Promise.reject(new Error('boom')) };
+    const { t, scheduler } = await setup([broken]);
+    const outcome = await scheduler.run('broken-job');
+    expect(outcome).toMatchObject({ state: 'failed', error: 'boom' });
+    const [last] = expectOk(await t.engine.call('jobs.history', { job: 'broken-job' }));
+    expect(last?.status).toBe('failed');
+  });
+
+  it('one run per job at a time', async () => {
+    let runs = 0;
+    const slow: JobDefinition = { name: 'slow-job', run: () => new Promise((r) => setTimeout(() => r({ n: ++runs }), 20)) };
+    const { scheduler } = await setup([slow]);
+    await Promise.all([scheduler.run('slow-job'), scheduler.run('slow-job')]);
+    expect(runs).toBe(1);
+  });
+});

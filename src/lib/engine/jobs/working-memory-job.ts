@@ -1,0 +1,12 @@
+import { unwrap } from '../../domain/errors';
+import type { JobDefinition } from './types';
+
+/** Seed 001: working memories idle for 30 minutes are removed (what matters archived first). */
+export const workingMemoryJob: JobDefinition = {
+  name: 'working-memory-sweep',
+  periodMs: 60_000,
+  async run({ engine }) {
+    const res = unwrap(await engine.call('workingMemory.sweep', {}));
+    return { removed: res.removed.length, archived: res.archived };
+  },
+};

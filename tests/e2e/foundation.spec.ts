@@ -1,0 +1,175 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { call, callRaw, open, waitForEngine } from './helpers';
+
+test.describe('issue 2 foundation', () => {
+  test('the app is installable: a real manifest with 192/512 and maskable icons', async ({ page, request }) => {
+    await page.goto('/chat');
+    const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+    expect(href).toBeTruthy();
+    const manifest = await (await request.get(href as string)).json();
+    expect(manifest).toMatchObject({ name: expect.stringContaining('Engram'), short_name: 'Engram', display: 'standalone', theme_color: '#3a5a8c' });
+    const icons = manifest.icons as { src: string; sizes: string; purpose: string }[];
+    expect(icons.map((i) => `${i.sizes}:${i.purpose}`)).toEqual(expect.arrayContaining(['192x192:any', '512x512:any', '512x512:maskable']));
+    for (const icon of icons) {
+      const res = await request.get(icon.src);
+      expect(res.status()).toBe(200);
+      expect(res.headers()['content-type']).toContain('image/png');
+    }
+  });
+
+  test('data survives a reload (OPFS)', async ({ page }) => {
+    await open(page);
+    expect((await call<{ storage: string }>(page, 'system.status')).storage).toBe('opfs');
+    const s = await call<{ id: string }>(page, 'session.create', { title: 'kept across reloads' });
+    await call(page, 'message.append', { sessionId: s.id, role: 'user', content: '记住：数据要在重新加载后还在' });
+    await page.reload();
+    await waitForEngine(page);
+    const msgs = await call<{ content: string }[]>(page, 'message.list', { sessionId: s.id });
+    expect(msgs.map((m) => m.content)).toEqual(['记住：数据要在重新加载后还在']);
+    await expect(page.getByTestId('memory-banner')).toHaveCount(0);
+  });
+
+  test('the app and its data load with the network off', async ({ page, context }) => {
+    await open(page);
+    const s = await call<{ id: string }>(page, 'session.create', { title: 'offline conversation' });
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+    await context.setOffline(true);
+    await page.reload();
+    await waitForEngine(page);
+    await page.goto('/settings');
+    await waitForEngine(page);
+    expect((await call<{ title: string }>(page, 'session.get', { id: s.id })).title).toBe('offline conversation');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await context.setOffline(false);
+  });
+
+  test('two tabs write at once and the leader closing mid-way loses nothing', async ({ context }) => {
+    const a = await context.newPage();
+    await open(a);
+    const b = await context.newPage();
+    await open(b);
+    const roles = async () =>
+      Promise.all([a, b].map((p) => p.evaluate(() => (globalThis as unknown as { engram: { connection: { host: { role: string } | null } } }).engram.connection.host?.role)));
+    expect((await roles()).sort()).toEqual(['follower', 'leader']);
+    const s = await call<{ id: string }>(b, 'session.create', { title: 'two tabs' });
+    // Both tabs write 30 messages each, concurrently; the leader (A) is closed half-way through.
+    const writeFrom = (p: typeof a, tag: string) =>
+      p.evaluate(
+        async ([sessionId, tag]) => {
+          const engram = (globalThis as unknown as { engram: { call(m: string, i: unknown): Promise<{ ok: boolean }> } }).engram;
+          const results = [];
+          for (let i = 0; i < 30; i++) results.push(engram.call('message.append', { sessionId, role: 'user', content: `${tag}-${i}` }));
+          return (await Promise.all(results)).filter((r) => r.ok).length;
+        },
+        [s.id, tag] as const,
+      );
+    const fromB = writeFrom(b, 'b');
+    const fromA = writeFrom(a, 'a').catch(() => -1);
+    await b.waitForTimeout(30);
+    await a.close();
+    expect(await fromB).toBe(30);
+    await fromA;
+    await expect.poll(async () => b.evaluate(() => (globalThis as unknown as { engram: { connection: { host: { role: string } } } }).engram.connection.host.role)).toBe('leader');
+    const msgs = await call<{ content: string }[]>(b, 'message.list', { sessionId: s.id, limit: 1000 });
+    const contents = msgs.map((m) => m.content);
+    // B's 30 all arrived exactly once; whatever A managed to write before it closed is there once too.
+    expect(contents.filter((c) => c.startsWith('b-')).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `b-${i}`).sort());
+    expect(new Set(contents).size).toBe(contents.length);
+    // The second tab is fully usable after the hand-over.
+    await b.goto(`/chat?session=${s.id}`);
+    await waitForEngine(b);
+    await expect(b.getByTestId('message').first()).toBeVisible();
+  });
+
+  test('the app makes no network request except to its own origin', async ({ page }) => {
+    const origin = new URL(page.url() === 'about:blank' ? 'http://127.0.0.1:4173' : page.url()).origin;
+    const foreign: string[] = [];
+    page.on('request', (r) => {
+      const url = r.url();
+      if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+    });
+    for (const path of ['/chat', '/write', '/memory', '/recall', '/inspect', '/settings']) {
+      await open(page, path);
+    }
+    const s = await call<{ id: string }>(page, 'session.create', {});
+    await call(page, 'message.append', { sessionId: s.id, role: 'user', content: 'I prefer short answers' });
+    await page.waitForTimeout(500);
+    expect(foreign).toEqual([]);
+  });
+
+  test('a guest session runs in memory with a permanent banner', async ({ page }) => {
+    await page.goto('/chat?guest');
+    await waitForEngine(page);
+    await expect(page.getByTestId('memory-banner')).toBeVisible();
+    expect((await call<{ storage: string; storageReason: string }>(page, 'system.status')).storage).toBe('memory');
+    await page.goto('/settings');
+    await expect(page.getByTestId('memory-banner')).toBeVisible();
+  });
+
+  test('zh-CN and English: chosen from the browser, switchable, remembered', async ({ browser }) => {
+    const context = await browser.newContext({ locale: 'zh-CN' });
+    const page = await context.newPage();
+    await page.goto('/chat');
+    await expect(page.getByRole('link', { name: '对话' })).toBeVisible();
+    await page.goto('/settings');
+    await page.getByLabel('语言', { exact: true }).selectOption('en');
+    await expect(page.getByRole('link', { name: 'Chat' })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('link', { name: 'Chat' })).toBeVisible();
+    await context.close();
+  });
+
+  test('keyboard: skip link first, then the navigation', async ({ page }) => {
+    await open(page, '/settings');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: /skip to content/i })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Chat' })).toBeFocused();
+  });
+
+  test('maintenance runs in the jobs worker and its result shows in settings', async ({ page }) => {
+    await open(page, '/settings');
+    await page.getByTestId('maintenance-run').click();
+    await expect(page.getByTestId('maintenance-last')).toContainText(/ok|integrity/i, { timeout: 20_000 });
+    const runs = await call<{ job: string; status: string; trigger: string }[]>(page, 'jobs.history', { job: 'maintenance' });
+    expect(runs[0]).toMatchObject({ status: 'ok', trigger: 'demand' });
+  });
+
+  test('an update shows a "new version — reload" prompt and never reloads by itself', async ({ page }) => {
+    await open(page);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    const draft = 'a half-written thought';
+    await page.getByTestId('composer').fill(draft);
+    // Ship a new version: a service worker whose precache list differs, as the next deployment's would.
+    const swPath = join(process.cwd(), 'build', 'sw.js');
+    const original = readFileSync(swPath, 'utf8');
+    try {
+      writeFileSync(swPath, original.replace(/revision:"([0-9a-f]{32})"/, (_m, rev: string) => `revision:"${rev.split('').reverse().join('')}"`));
+      await page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.getRegistration();
+        await reg?.update();
+      });
+      await expect(page.getByTestId('update-prompt')).toBeVisible({ timeout: 20_000 });
+      await page.waitForTimeout(1000);
+      // Nothing reloaded by itself: the unsaved text is still in the box.
+      await expect(page.getByTestId('composer')).toHaveValue(draft);
+    } finally {
+      writeFileSync(swPath, original);
+    }
+  });
+
+  test('invalid input gets INVALID_ARGUMENT naming the field, across the worker boundary', async ({ page }) => {
+    await open(page);
+    const res = await callRaw(page, 'message.append', { sessionId: 'x', role: 'robot', content: 'hi' });
+    expect(res).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+    expect(!res.ok && res.error.message).toContain('role');
+  });
+});
