@@ -1,0 +1,254 @@
+import type { Message } from '../../../domain/conversation/types';
+import { EngineError, type IpcError } from '../../../domain/errors';
+import { createProvider, runWithTools } from '../../../domain/llm';
+import { createSearchMemoriesTool } from '../../../domain/llm/search-memories-tool';
+import type { ChatMessage, ModelProvider } from '../../../domain/llm/types';
+import { systemClock } from '../../../domain/clock';
+import { connection } from '../../app/connection.svelte';
+import { errorText, notices } from '../../app/handle-error.svelte';
+import { modelSettings } from '../../app/model-settings.svelte';
+import { i18n, t } from '../../i18n/i18n.svelte';
+
+type Phase = 'idle' | 'saving' | 'building' | 'streaming';
+
+/**
+ * One open conversation: its messages, the reply being written, and the send → context → stream →
+ * store → remember cycle. Every user message is stored (or kept in the outbox) before it shows as sent;
+ * a reply is stored when it completes, is stopped (status 'stopped') or fails part-way ('failed').
+ */
+export class ChatSession {
+  sessionId = $state<string | null>(null);
+  messages = $state.raw<Message[]>([]);
+  phase = $state<Phase>('idle');
+  /** The reply while it streams. */
+  draftReply = $state('');
+  error = $state<string | null>(null);
+  /** Shown after a send when no model is set up. */
+  noModel = $state(false);
+  /** A user message saved on this device but not yet in the database. */
+  queued = $state<string | null>(null);
+  #abort: AbortController | null = null;
+  #lastUser: Message | null = null;
+
+  get busy(): boolean {
+    return this.phase !== 'idle';
+  }
+
+  async open(sessionId: string | null): Promise<void> {
+    this.sessionId = sessionId;
+    this.error = null;
+    this.noModel = false;
+    this.queued = null;
+    await this.reload();
+  }
+
+  async reload(): Promise<void> {
+    if (!this.sessionId) {
+      this.messages = [];
+      return;
+    }
+    const res = await connection.engine.call('message.list', { sessionId: this.sessionId, limit: 500 });
+    if (res.ok) this.messages = res.data;
+    else if (res.error.code === 'NOT_FOUND') {
+      this.sessionId = null;
+      this.messages = [];
+    }
+  }
+
+  /** Sends a message; creates the conversation on the first one. Returns false when nothing was sent. */
+  async send(text: string): Promise<boolean> {
+    const content = text.trim();
+    if (!content || this.busy) return false;
+    this.error = null;
+    this.noModel = false;
+    this.phase = 'saving';
+    try {
+      if (!this.sessionId) {
+        const created = await connection.engine.call('session.create', {});
+        if (!created.ok) return this.fail(created.error);
+        this.sessionId = created.data.id;
+      }
+      const stored = await connection.outbox.write('message.append', { sessionId: this.sessionId, role: 'user', content });
+      if (!stored.ok) {
+        if ('queued' in stored) {
+          this.queued = content;
+          return true;
+        }
+        return this.fail(stored.error);
+      }
+      this.#lastUser = stored.data.message;
+      this.messages = [...this.messages, stored.data.message];
+      await this.reply(stored.data.message);
+      return true;
+    } finally {
+      this.phase = 'idle';
+    }
+  }
+
+  /** Esc / the stop button: the reply so far is kept, marked as stopped. */
+  stop(): void {
+    this.#abort?.abort();
+  }
+
+  /** Writes the last reply again (the failed or unwanted one is replaced). */
+  async retry(): Promise<void> {
+    if (this.busy || !this.sessionId) return;
+    const lastUser = [...this.messages].reverse().find((m) => m.role === 'user') ?? this.#lastUser;
+    if (!lastUser) return;
+    const after = this.messages.filter((m) => m.id > lastUser.id && m.role === 'assistant');
+    for (const m of after) await connection.engine.call('message.delete', { id: m.id });
+    this.messages = this.messages.filter((m) => !after.includes(m));
+    this.error = null;
+    try {
+      await this.reply(lastUser);
+    } finally {
+      this.phase = 'idle';
+    }
+  }
+
+  async toggleStar(message: Message): Promise<void> {
+    const res = await connection.engine.call('message.update', { id: message.id, isCollected: !message.isCollected });
+    if (res.ok) this.messages = this.messages.map((m) => (m.id === message.id ? res.data : m));
+  }
+
+  private fail(error: IpcError | { code: string; message: string }): false {
+    this.error = errorText(error);
+    return false;
+  }
+
+  private async reply(user: Message): Promise<void> {
+    const sessionId = user.sessionId;
+    const settings = await modelSettings.ready();
+    const provider = createProvider(settings);
+    this.phase = 'building';
+    const ctx = await connection.engine.call('context.build', {
+      kind: 'chat',
+      sessionId,
+      message: user.content,
+      excludeMessageId: user.id,
+      locale: i18n.locale,
+      tokenRatio: settings.tokenRatio,
+    });
+    if (!ctx.ok) {
+      this.fail(ctx.error);
+      return;
+    }
+    const run = ctx.data;
+    if (!provider.canGenerate) {
+      this.noModel = true;
+      await connection.engine.call('run.complete', { runId: run.runId, status: 'completed' });
+      this.remember({ sessionId, userMessageId: user.id });
+      return;
+    }
+    this.phase = 'streaming';
+    this.draftReply = '';
+    const abort = new AbortController();
+    this.#abort = abort;
+    let text = '';
+    try {
+      text = await this.generate(provider, run.messages, abort.signal, (delta) => {
+        text += delta;
+        this.draftReply = text;
+      });
+      const saved = await this.saveReply({ sessionId, text, status: 'complete', memoryIds: run.memoryIds, runId: run.runId, model: settings.model });
+      await connection.engine.call('run.complete', { runId: run.runId, status: 'completed', ...(saved ? { messageId: saved.id } : {}) });
+      this.remember({ sessionId, userMessageId: user.id, ...(saved ? { assistantMessageId: saved.id } : {}) });
+    } catch (err) {
+      const code = err instanceof EngineError ? err.code : 'INTERNAL';
+      const status = code === 'CANCELED' ? 'stopped' : 'failed';
+      if (text.trim()) await this.saveReply({ sessionId, text, status, memoryIds: run.memoryIds, runId: run.runId, model: settings.model, errorCode: status === 'failed' ? code : undefined });
+      await connection.engine.call('run.complete', { runId: run.runId, status: code === 'CANCELED' ? 'canceled' : code === 'TIMEOUT' ? 'timeout' : 'failed' });
+      if (code !== 'CANCELED') {
+        const message = err instanceof Error ? err.message : '';
+        this.error = t('chat:errors.reply', { message: errorText({ code, message }) });
+      }
+    } finally {
+      this.#abort = null;
+      this.draftReply = '';
+    }
+  }
+
+  /** Streams the reply; with agentic search on, the model may first call search_memories (000). */
+  private async generate(provider: ModelProvider, messages: ChatMessage[], signal: AbortSignal, onDelta: (d: string) => void): Promise<string> {
+    const engineSettings = await connection.engine.call('settings.get', {});
+    const agentic = engineSettings.ok && engineSettings.data['memory.enable_agentic_search'];
+    if (agentic) {
+      const tool = createSearchMemoriesTool({
+        clock: systemClock,
+        search: async (q) => {
+          const res = await connection.engine.call('memory.search', { keyword: q.keyword, fromMs: q.fromMs, toMs: q.toMs, limit: 10 });
+          if (!res.ok) throw new EngineError(res.error.code, res.error.message);
+          return res.data;
+        },
+      });
+      const { result } = await runWithTools({ provider, request: { messages, signal }, tools: { [tool.spec.name]: tool }, onDelta });
+      return result.text;
+    }
+    let text = '';
+    for await (const ev of provider.chatStream({ messages, signal })) {
+      if (ev.type === 'delta') {
+        text += ev.text;
+        onDelta(ev.text);
+      }
+    }
+    return text;
+  }
+
+  private async saveReply(r: {
+    sessionId: string;
+    text: string;
+    status: 'complete' | 'stopped' | 'failed';
+    memoryIds: string[];
+    runId: string;
+    model: string;
+    errorCode?: string;
+  }): Promise<Message | null> {
+    const res = await connection.engine.call('message.append', {
+      sessionId: r.sessionId,
+      role: 'assistant',
+      content: r.text,
+      status: r.status,
+      meta: { model: r.model, memoryIds: r.memoryIds, runId: r.runId, ...(r.errorCode ? { errorCode: r.errorCode } : {}) },
+    });
+    if (!res.ok) {
+      this.fail(res.error);
+      return null;
+    }
+    if (this.sessionId === r.sessionId) this.messages = [...this.messages, res.data.message];
+    return res.data.message;
+  }
+
+  /** Off the UI thread: extraction (model or rules) and summary upkeep; shows "Remembered: …" with undo. */
+  private remember(input: { sessionId: string; userMessageId: number; assistantMessageId?: number }): void {
+    const jobs = connection.jobsApi;
+    if (!jobs) return;
+    void jobs
+      .afterReply(input, $state.snapshot(modelSettings.current))
+      .then((result) => {
+        for (const item of result.remembered) {
+          const id = item.memoryId;
+          notices.push(
+            {
+              kind: 'success',
+              text: t('chat:remembered', { content: item.content }),
+              ...(id
+                ? {
+                    action: {
+                      label: t('common:actions.undo'),
+                      run: async () => {
+                        const undone = await connection.engine.call('memory.undo', { id });
+                        if (undone.ok) notices.push({ kind: 'info', text: t('chat:rememberedUndone') });
+                      },
+                    },
+                  }
+                : {}),
+            },
+            10_000,
+          );
+        }
+      })
+      .catch(() => {
+        /* reported by the jobs worker's own status; the conversation itself is saved */
+      });
+  }
+}

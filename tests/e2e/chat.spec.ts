@@ -1,0 +1,160 @@
+import { expect, test } from '@playwright/test';
+import { startFakeOpenAi, type FakeOpenAi } from '../fixtures/fake-openai-server';
+import { call, configureModel, open, sendChat, waitForEngine } from './helpers';
+
+test.describe('issue 3 chat that remembers', () => {
+  let server: FakeOpenAi;
+
+  test.beforeEach(async () => {
+    server = await startFakeOpenAi({ models: ['test-model'] });
+  });
+
+  test.afterEach(async () => {
+    await server.close();
+  });
+
+  test('with no model at all: the chat records, remembers and says plainly that replies need a model', async ({ page }) => {
+    await open(page, '/chat');
+    await sendChat(page, '我喜欢喝咖啡，不喜欢喝茶');
+    await expect(page.getByTestId('message').filter({ hasText: '我喜欢喝咖啡' })).toBeVisible();
+    await expect(page.getByTestId('no-model-notice')).toBeVisible();
+    // Remembered off the UI thread, with an undo.
+    await expect(page.getByText(/Remembered:/).first()).toBeVisible({ timeout: 15_000 });
+    const memories = await call<{ items: { content: string; category: string }[] }>(page, 'memory.list', {});
+    expect(memories.items.some((m) => m.category === 'preference' && m.content.includes('咖啡'))).toBe(true);
+    // The conversation is named after its first message and survives a reload.
+    await expect(page.getByTestId('session-item').first()).toContainText('我喜欢喝咖啡');
+    await page.reload();
+    await waitForEngine(page);
+    await expect(page.getByTestId('message').filter({ hasText: '我喜欢喝咖啡' })).toBeVisible();
+  });
+
+  test('streams a reply from an OpenAI-compatible server, stores it, and shows memory used', async ({ page }) => {
+    server.setReplies([{ chunks: ['Hello', ' there', ', ', 'friend', '!'], chunkDelayMs: 120 }]);
+    await configureModel(page, { baseUrl: server.url, model: 'test-model' });
+    await page.goto('/chat');
+    await waitForEngine(page);
+    await sendChat(page, 'Say hello');
+    await expect(page.getByTestId('streaming-reply')).toBeVisible();
+    const reply = page.getByTestId('message').filter({ hasText: 'Hello there, friend!' });
+    await expect(reply).toBeVisible();
+    await expect(reply).toHaveAttribute('data-status', 'complete');
+    const chat = server.requests.find((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'));
+    const body = chat?.body as { messages: { role: string; content: string }[]; stream: boolean; model: string };
+    expect(body.model).toBe('test-model');
+    expect(body.stream).toBe(true);
+    expect(body.messages[0]?.role).toBe('system');
+    expect(body.messages.at(-1)?.content).toContain('Say hello');
+    await reply.getByTestId('memory-used-toggle').click();
+    await expect(reply.getByText(/No memory was used|memory/i).first()).toBeVisible();
+    // Stored: it is there after a reload.
+    await page.reload();
+    await waitForEngine(page);
+    await expect(page.getByTestId('message').filter({ hasText: 'Hello there, friend!' })).toBeVisible();
+  });
+
+  test('Esc stops a streaming reply; what was written is kept as stopped', async ({ page }) => {
+    server.setReplies([{ chunks: Array.from({ length: 60 }, (_, i) => `word${i} `), chunkDelayMs: 150 }]);
+    await configureModel(page, { baseUrl: server.url, model: 'test-model' });
+    await page.goto('/chat');
+    await waitForEngine(page);
+    await sendChat(page, 'Write a long story');
+    await expect(page.getByTestId('streaming-reply')).toContainText('word2');
+    await page.keyboard.press('Escape');
+    const stopped = page.locator('[data-testid="message"][data-status="stopped"]');
+    await expect(stopped).toBeVisible();
+    await expect(stopped).toContainText('word0');
+    await expect(stopped).not.toContainText('word59');
+    await expect.poll(() => server.active()).toBe(0);
+  });
+
+  test('a server error is shown with a retry, and the retry gets the reply', async ({ page }) => {
+    server.setReplies([{ status: 500, errorBody: { error: { message: 'boom' } } }, { text: 'Recovered answer' }]);
+    await configureModel(page, { baseUrl: server.url, model: 'test-model' });
+    await page.goto('/chat');
+    await waitForEngine(page);
+    await sendChat(page, 'Are you there?');
+    await expect(page.getByTestId('chat-error')).toBeVisible();
+    await page.getByTestId('retry-error').click();
+    await expect(page.getByTestId('message').filter({ hasText: 'Recovered answer' })).toBeVisible();
+    await expect(page.getByTestId('chat-error')).toHaveCount(0);
+  });
+
+  test('an unknown model gives an error a person can act on', async ({ page }) => {
+    await configureModel(page, { baseUrl: server.url, model: 'no-such-model' });
+    await page.goto('/chat');
+    await waitForEngine(page);
+    await sendChat(page, 'hello?');
+    await expect(page.getByTestId('chat-error')).toContainText(/no-such-model/);
+  });
+
+  test('markdown in a reply is rendered safely: formatting yes, script no', async ({ page }) => {
+    let dialogs = 0;
+    page.on('dialog', (d) => {
+      dialogs++;
+      void d.dismiss();
+    });
+    server.setReplies([{ text: '**bold** <img src=x onerror="alert(1)"> [x](javascript:alert(2))' }]);
+    await configureModel(page, { baseUrl: server.url, model: 'test-model' });
+    await page.goto('/chat');
+    await waitForEngine(page);
+    await sendChat(page, 'format please');
+    const reply = page.locator('[data-testid="message"][data-role="assistant"]');
+    await expect(reply.locator('.markdown strong')).toHaveText('bold');
+    await expect(reply.locator('img')).toHaveCount(0);
+    await expect(reply.locator('a[href^="javascript"]')).toHaveCount(0);
+    await page.waitForTimeout(300);
+    expect(dialogs).toBe(0);
+  });
+
+  test('nothing leaves the device except calls to the configured model endpoint', async ({ page }) => {
+    const seen: string[] = [];
+    page.on('request', (r) => seen.push(r.url()));
+    server.setReplies([{ text: 'ok' }]);
+    await configureModel(page, { baseUrl: server.url, model: 'test-model', apiKey: 'sk-secret-123' });
+    await page.goto('/chat');
+    await waitForEngine(page);
+    await sendChat(page, 'my name is Sam');
+    await expect(page.locator('[data-testid="message"][data-role="assistant"]')).toBeVisible();
+    const app = new URL(page.url()).origin;
+    const model = new URL(server.url).origin;
+    const foreign = seen.filter((u) => !u.startsWith(app) && !u.startsWith(model) && !u.startsWith('data:') && !u.startsWith('blob:'));
+    expect(foreign).toEqual([]);
+    // The key goes to the model server in the Authorization header, and only there.
+    expect(server.requests.some((r) => r.headers.authorization === 'Bearer sk-secret-123')).toBe(true);
+  });
+
+  test('recall page: full-text search finds a message and jumps to it in its conversation', async ({ page }) => {
+    await open(page, '/chat');
+    const s = await call<{ id: string }>(page, 'session.create', { title: 'payments' });
+    await call(page, 'message.append', { sessionId: s.id, role: 'user', content: 'processPayment 函数有个重复扣款的 bug' });
+    await call(page, 'message.append', { sessionId: s.id, role: 'assistant', content: 'Add an idempotency key to processPayment.' });
+    await page.goto('/recall');
+    await waitForEngine(page);
+    await page.getByTestId('recall-search').fill('重复扣款');
+    const hit = page.getByTestId('recall-result').first();
+    await expect(hit).toContainText('重复扣款');
+    await expect(hit.locator('mark').first()).toBeVisible();
+    await hit.getByRole('link').first().click();
+    await expect(page).toHaveURL(/\/chat\?session=/);
+    await expect(page.locator('article.highlighted')).toContainText('重复扣款');
+  });
+
+  test('sessions: new, rename, star and delete from the list', async ({ page }) => {
+    await open(page, '/chat');
+    await sendChat(page, 'first conversation');
+    await expect(page.getByTestId('session-item')).toHaveCount(1);
+    const item = page.getByTestId('session-item').first();
+    await item.getByRole('button', { name: 'Rename' }).click();
+    await item.getByRole('textbox').fill('Renamed talk');
+    await item.getByRole('textbox').press('Enter');
+    await expect(item).toContainText('Renamed talk');
+    await item.getByRole('button', { name: 'Star' }).click();
+    await expect(item.getByRole('button', { name: 'Unstar' })).toBeVisible();
+    await page.getByTestId('new-session').click();
+    await expect(page.getByTestId('message')).toHaveCount(0);
+    page.once('dialog', (d) => void d.accept());
+    await item.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByTestId('session-item')).toHaveCount(0);
+  });
+});
