@@ -1,0 +1,55 @@
+import { DAY_MS } from '../../../domain/clock';
+import type { RuleCategory, SemanticRule } from '../../../engine/context/types';
+
+/** Seed 003 memory panel: rules grouped by category, in this order (写作风格, 叙事偏好, 角色偏好, 节奏, 词汇). */
+export const RULE_CATEGORIES = ['style', 'structure', 'character', 'pacing', 'vocabulary'] as const satisfies readonly RuleCategory[];
+
+/** 003 "最近更新": a rule changed after it was created, within the last week. */
+export const RECENT_MS = 7 * DAY_MS;
+
+export interface RuleGroup {
+  category: RuleCategory;
+  rules: SemanticRule[];
+}
+
+/** Non-empty groups in the fixed order; within a group, the most confident rule first. */
+export function groupRules(rules: readonly SemanticRule[]): RuleGroup[] {
+  return RULE_CATEGORIES.map((category) => ({
+    category,
+    rules: rules.filter((r) => r.category === category).sort((a, b) => b.confidence - a.confidence || a.createdAt - b.createdAt),
+  })).filter((g) => g.rules.length > 0);
+}
+
+/** A rule that was only created is new, not updated: the badge marks a change the person may not have seen. */
+export function isRecentlyUpdated(rule: Pick<SemanticRule, 'createdAt' | 'updatedAt'>, now: number): boolean {
+  return rule.updatedAt > rule.createdAt && now - rule.updatedAt <= RECENT_MS && rule.updatedAt <= now;
+}
+
+export type RuleBadge = 'confirmed' | 'learned' | 'edited' | 'recent';
+
+export function ruleBadges(rule: SemanticRule, now: number): RuleBadge[] {
+  const badges: RuleBadge[] = [];
+  if (rule.userConfirmed) badges.push('confirmed');
+  if (rule.source === 'learned') badges.push('learned');
+  if (rule.userModified) badges.push('edited');
+  if (isRecentlyUpdated(rule, now)) badges.push('recent');
+  return badges;
+}
+
+/** The panel's footer: how many rules, and when the newest change was made (null when there are none). */
+export function rulesFooter(rules: readonly SemanticRule[]): { count: number; lastUpdated: number | null } {
+  return { count: rules.length, lastUpdated: rules.length ? Math.max(...rules.map((r) => r.updatedAt)) : null };
+}
+
+/** The scope select's value: 'global' or a project's id prefixed, so no id can collide with 'global'. */
+export type RuleScope = { scope: 'global' } | { scope: 'project'; projectId: string };
+
+export function scopeValue(scope: RuleScope): string {
+  return scope.scope === 'global' ? 'global' : `project:${scope.projectId}`;
+}
+
+export function parseScopeValue(value: string): RuleScope {
+  return value.startsWith('project:') && value.length > 'project:'.length
+    ? { scope: 'project', projectId: value.slice('project:'.length) }
+    : { scope: 'global' };
+}
