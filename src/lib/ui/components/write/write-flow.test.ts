@@ -1,0 +1,179 @@
+import { describe, expect, it, vi } from 'vitest';
+import { LAYER_IDS } from '../../../domain/context';
+import { EngineError } from '../../../domain/errors';
+import { createTestEngine, expectOk } from '../../../engine/testing';
+import { InspectState } from '../inspect/inspect-state.svelte';
+import { scriptedProvider, testWriteDeps } from './testing';
+import { draftId } from './write-deps';
+import { WriteState } from './write-state.svelte';
+
+const CHAPTER = '他走进院子。院子里很安静，只有风吹过树叶的声音，沙沙作响，像有人在低声说话。他停下脚步。';
+const SELECTED = '院子里很安静，只有风吹过树叶的声音，沙沙作响，像有人在低声说话。';
+
+async function setup(provider?: Parameters<typeof testWriteDeps>[0]['provider']) {
+  const t = await createTestEngine();
+  const { deps, drafts } = testWriteDeps({ engine: t.engine, now: () => t.clock.now(), ...(provider ? { provider } : {}) });
+  const w = new WriteState(deps);
+  await w.start();
+  return { ...t, w, drafts };
+}
+
+async function withChapter(provider?: Parameters<typeof setup>[0]) {
+  const s = await setup(provider);
+  expect(await s.w.createProject('Novel')).toBe(true);
+  expect(await s.w.createDocument('Chapter 1')).toBe(true);
+  s.w.editor.input(CHAPTER);
+  await s.w.editor.flush();
+  const start = CHAPTER.indexOf(SELECTED);
+  return { ...s, start, end: start + SELECTED.length };
+}
+
+describe('Write page against a real engine', () => {
+  it('creates a project and a chapter, runs a skill without a model, and the run can be inspected', async () => {
+    const { w, engine, start, end } = await withChapter();
+    expect(w.projects.project?.name).toBe('Novel');
+    expect(w.projects.documents.map((d) => d.title)).toEqual(['Chapter 1']);
+    expect(w.editor.saveState).toBe('saved');
+    expect(expectOk(await engine.call('document.get', { id: w.editor.documentId! })).content).toBe(CHAPTER);
+
+    await w.runner.run({ skillId: 'polish', start, end, defaultMessage: 'Polish the selection.' });
+    const runId = w.runner.noModelRunId;
+    expect(runId).not.toBeNull();
+    expect(w.runner.phase).toBe('idle');
+    expect(w.runner.error).toBeNull();
+    expect(w.editor.content).toBe(CHAPTER); // nothing was written into the text
+
+    const listed = expectOk(await engine.call('run.list', { limit: 10 }));
+    expect(listed.map((r) => [r.id, r.skillId, r.status, r.documentId])).toContainEqual([runId, 'polish', 'completed', w.editor.documentId]);
+    const inspector = new InspectState({ engine });
+    await inspector.open(runId!);
+    const record = inspector.record!;
+    expect(record.layers.map((l) => l.id)).toEqual(LAYER_IDS);
+    expect(record.stablePrefixHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(inspector.prefixVerified).toBe(true);
+    expect(record.layers.find((l) => l.id === 'L5')?.text).toContain(SELECTED);
+    // polish asks for surrounding text and the style guide only: no character cards, no memories.
+    expect(record.layers.find((l) => l.id === 'L4')?.reason).toBe('not-requested');
+  });
+
+  it('streams a model result, shows it against the selection, and records an edited accept as partial', async () => {
+    const short = '院子里静悄悄的，只有风声。';
+    const { w, engine, start, end } = await withChapter(scriptedProvider({ reply: () => short }));
+    await w.runner.run({ skillId: 'polish', start, end, defaultMessage: 'Polish the selection.' });
+    expect(w.runner.phase).toBe('review');
+    expect(w.runner.result?.output).toBe(short);
+    expect(w.runner.result?.sel.text).toBe(SELECTED);
+    w.runner.edited = '院子里静悄悄的，只有风。';
+    await w.runner.accept();
+    expect(w.editor.content).toBe(CHAPTER.replace(SELECTED, '院子里静悄悄的，只有风。'));
+    expect(w.runner.lastSignal).toBe('weak-positive');
+    const [event] = expectOk(await engine.call('feedback.list', { limit: 5 }));
+    expect(event).toMatchObject({ action: 'partial', skillId: 'polish', editDistance: 0.077 });
+    expect(event?.sampleRefs).toEqual([{ documentId: w.editor.documentId, from: start, to: start + '院子里静悄悄的，只有风。'.length }]);
+    const run = expectOk(await engine.call('run.get', { runId: event!.runId }));
+    expect(run.status).toBe('completed');
+  });
+
+  it('undo within the window restores the original and records a delayed reject on the same run', async () => {
+    const { w, engine, clock, start, end } = await withChapter(scriptedProvider({ reply: () => '很安静。' }));
+    await w.runner.run({ skillId: 'polish', start, end, defaultMessage: 'Polish the selection.' });
+    await w.runner.accept();
+    expect(w.editor.content).not.toBe(CHAPTER);
+    clock.advance(30_000);
+    expect(w.runner.canUndo()).toBe(true);
+    await w.runner.undo();
+    expect(w.editor.content).toBe(CHAPTER);
+    expect(w.runner.lastSignal).toBe('delayed-negative');
+    const events = expectOk(await engine.call('feedback.list', { limit: 5 }));
+    expect(events.map((e) => e.action)).toEqual(['reject', 'accept']);
+    expect(new Set(events.map((e) => e.runId)).size).toBe(1);
+  });
+
+  it('offers no undo once the window has passed', async () => {
+    const { w, clock, start, end } = await withChapter(scriptedProvider({ reply: () => '很安静。' }));
+    await w.runner.run({ skillId: 'polish', start, end, defaultMessage: 'Polish the selection.' });
+    await w.runner.accept();
+    clock.advance(30_001);
+    expect(w.runner.canUndo()).toBe(false);
+    await w.runner.undo();
+    expect(w.editor.content).toBe(CHAPTER.replace(SELECTED, '很安静。'));
+  });
+
+  it('continue inserts after the selection; reject leaves the text alone and records a reject', async () => {
+    const { w, engine, start, end } = await withChapter(scriptedProvider({ reply: () => '风停了。' }));
+    await w.runner.run({ skillId: 'continue', start, end, defaultMessage: 'Continue.' });
+    await w.runner.accept();
+    expect(w.editor.content).toBe(CHAPTER.replace(SELECTED, `${SELECTED}风停了。`));
+    await w.runner.run({ skillId: 'continue', start: end, end, defaultMessage: 'Continue.' });
+    await w.runner.reject();
+    expect(w.editor.content).toBe(CHAPTER.replace(SELECTED, `${SELECTED}风停了。`));
+    const events = expectOk(await engine.call('feedback.list', { limit: 5 }));
+    expect(events.map((e) => e.action)).toEqual(['reject', 'accept']);
+  });
+
+  it('Stop cancels the run silently', async () => {
+    const { w, engine, start, end } = await withChapter(scriptedProvider({ reply: () => '很长的一段回答'.repeat(20), pauseMs: 5 }));
+    const running = w.runner.run({ skillId: 'polish', start, end, defaultMessage: 'Polish.' });
+    await vi.waitFor(() => expect(w.runner.streamed.length).toBeGreaterThan(0));
+    w.runner.stop();
+    await running;
+    expect(w.runner.phase).toBe('idle');
+    expect(w.runner.error).toBeNull();
+    expect(w.runner.result).toBeNull();
+    expect(expectOk(await engine.call('run.get', { runId: w.runner.lastRunId! })).status).toBe('canceled');
+  });
+
+  it.each([
+    { code: 'MODEL_UNAVAILABLE' as const, status: 'failed' },
+    { code: 'TIMEOUT' as const, status: 'timeout' },
+  ])('a model failure ($code) ends the run as $status and is shown', async ({ code, status }) => {
+    const { w, engine, start, end } = await withChapter(scriptedProvider({ reply: () => '', fail: new EngineError(code, 'No model server answered at http://127.0.0.1:9.') }));
+    await w.runner.run({ skillId: 'polish', start, end, defaultMessage: 'Polish.' });
+    expect(w.runner.error?.code).toBe(code);
+    expect(expectOk(await engine.call('run.get', { runId: w.runner.lastRunId! })).status).toBe(status);
+  });
+
+  it('a skill that needs a selection does nothing on a bare cursor', async () => {
+    const { w, engine } = await withChapter();
+    await w.runner.run({ skillId: 'summarize', start: 3, end: 3, defaultMessage: 'Summarise.' });
+    expect(expectOk(await engine.call('run.list', { limit: 5 }))).toEqual([]);
+  });
+});
+
+describe('the editor keeps every keystroke', () => {
+  it('saves after a pause in typing and clears the draft', async () => {
+    const { w, drafts, engine } = await withChapter();
+    w.editor.input(`${CHAPTER}新的一句。`);
+    expect(w.editor.saveState).toBe('unsaved');
+    expect(drafts.rows.get(draftId(w.editor.documentId!))?.text).toBe(`${CHAPTER}新的一句。`);
+    await vi.waitFor(() => expect(w.editor.saveState).toBe('saved'));
+    expect(expectOk(await engine.call('document.get', { id: w.editor.documentId! })).content).toBe(`${CHAPTER}新的一句。`);
+    await vi.waitFor(() => expect(drafts.rows.has(draftId(w.editor.documentId!))).toBe(false));
+  });
+
+  it('restores a draft newer than the saved chapter, and says so', async () => {
+    const { w, drafts, clock } = await withChapter();
+    const id = w.editor.documentId!;
+    clock.advance(1000);
+    await drafts.put(draftId(id), `${CHAPTER}（未保存）`);
+    await w.editor.open(null);
+    await w.openDocument(id);
+    expect(w.editor.content).toBe(`${CHAPTER}（未保存）`);
+    expect(w.editor.restoredDraft).toBe(true);
+    expect(w.editor.saveState).toBe('unsaved');
+    await w.editor.flush();
+    expect(w.editor.saveState).toBe('saved');
+  });
+
+  it('ignores a draft older than the saved chapter', async () => {
+    const { w, drafts, clock, engine } = await withChapter();
+    const id = w.editor.documentId!;
+    await drafts.put(draftId(id), 'old draft');
+    clock.advance(1000);
+    expectOk(await engine.call('document.update', { id, content: 'saved later' }));
+    await w.editor.open(null);
+    await w.openDocument(id);
+    expect(w.editor.content).toBe('saved later');
+    expect(w.editor.restoredDraft).toBe(false);
+  });
+});
