@@ -1,0 +1,61 @@
+import { TABLE_NAMES, type ImportMode, type TableCounts, type TableName } from '../../../domain/backup';
+import type { IpcError } from '../../../domain/errors';
+import type { FilesReport, ImportPreview, ImportResult } from '../../../engine/backup';
+import type { EngineCaller } from '../../../engine/client/caller';
+
+/**
+ * The import as the settings page runs it. The file goes to the DB worker as it is (a File is
+ * structured-cloneable), so reading and checking even a large file never blocks the page:
+ *
+ *   choose file ─▶ importPreview({ file, mode }) ─▶ table of add/update/skip/conflict
+ *   change mode ─▶ importPreview({ token, mode })   (no second read)
+ *   Apply ──────▶ importApply({ token, mode }) ─▶ importFiles({ token }) ─▶ counts
+ */
+export type PreviewOutcome = { ok: true; preview: ImportPreview } | { ok: false; error: IpcError };
+
+export function previewFile(engine: EngineCaller, file: Blob, mode: ImportMode): Promise<PreviewOutcome> {
+  return engine.call('backup.importPreview', { file, mode }).then((r) => (r.ok ? { ok: true, preview: r.data } : { ok: false, error: r.error }));
+}
+
+export function previewAgain(engine: EngineCaller, token: string, mode: ImportMode): Promise<PreviewOutcome> {
+  return engine.call('backup.importPreview', { token, mode }).then((r) => (r.ok ? { ok: true, preview: r.data } : { ok: false, error: r.error }));
+}
+
+export type ApplyOutcome =
+  | { ok: true; result: ImportResult; files: FilesReport }
+  /** `applied`: the database part committed and only the project files failed (they can be retried). */
+  | { ok: false; error: IpcError; applied: ImportResult | null };
+
+export async function applyPreviewed(engine: EngineCaller, preview: Pick<ImportPreview, 'token' | 'mode'>): Promise<ApplyOutcome> {
+  const applied = await engine.call('backup.importApply', { token: preview.token, mode: preview.mode });
+  if (!applied.ok) return { ok: false, error: applied.error, applied: null };
+  const files = await engine.call('backup.importFiles', { token: preview.token });
+  if (!files.ok) return { ok: false, error: files.error, applied: applied.data };
+  return { ok: true, result: applied.data, files: files.data };
+}
+
+export interface CountsRow {
+  table: TableName | 'files';
+  counts: Omit<TableCounts, 'incoming'> & { incoming: number };
+}
+
+/** The rows of the preview/result table: tables the import touches, in file order, then the files. */
+export function countRows(tables: Record<TableName, TableCounts>, files?: FilesReport): CountsRow[] {
+  const rows: CountsRow[] = TABLE_NAMES.map((table) => ({ table, counts: tables[table] })).filter(
+    (r) => r.counts && (r.counts.incoming > 0 || r.counts.removed > 0),
+  );
+  if (files && (files.incoming > 0 || files.removed > 0)) rows.push({ table: 'files', counts: files });
+  return rows;
+}
+
+export function totals(rows: readonly CountsRow[]): Omit<TableCounts, 'incoming'> & { incoming: number } {
+  const sum = { incoming: 0, add: 0, update: 0, skip: 0, conflict: 0, removed: 0 };
+  for (const { counts } of rows) for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += counts[k];
+  return sum;
+}
+
+/** The field an INVALID_ARGUMENT names (e.g. `tables.memories[3].confidence`), for a translated message. */
+export function failedField(error: IpcError): string | null {
+  const fields = error.details?.fields;
+  return Array.isArray(fields) && typeof fields[0] === 'string' ? fields[0] : null;
+}
