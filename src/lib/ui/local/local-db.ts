@@ -24,6 +24,8 @@ export interface OutboxRow {
   method: Method;
   input: unknown;
   createdAt: number;
+  /** Write order: strictly increasing within this device, even for writes in the same millisecond. */
+  seq: number;
   attempts: number;
   lastError?: string;
 }
@@ -35,7 +37,7 @@ export class LocalDb extends Dexie {
 
   constructor(name = 'engram-local') {
     super(name);
-    this.version(1).stores({ prefs: 'key', drafts: 'id, updatedAt', outbox: 'opId, createdAt' });
+    this.version(1).stores({ prefs: 'key', drafts: 'id, updatedAt', outbox: 'opId, seq' });
   }
 }
 

@@ -11,18 +11,20 @@ export type QueuedResponse<T> = IpcResponse<T> | { ok: false; queued: true; opId
  */
 export function createOutbox(db: LocalDb, engine: EngineCaller, newOpId: () => string = () => crypto.randomUUID()) {
   let draining: Promise<{ applied: number; remaining: number }> | null = null;
+  let last = 0;
+  const nextSeq = () => (last = Math.max(last + 1, Date.now() * 1000));
 
   async function write<M extends Method>(method: M, input: Input<M>): Promise<QueuedResponse<Output<M>>> {
     const opId = newOpId();
     const res = await engine.call(method, input, { opId });
     if (res.ok || res.error.code !== 'DB_UNAVAILABLE') return res;
-    await db.outbox.put({ opId, method, input, createdAt: Date.now(), attempts: 1, lastError: res.error.code });
+    await db.outbox.put({ opId, method, input, createdAt: Date.now(), seq: nextSeq(), attempts: 1, lastError: res.error.code });
     return { ok: false, queued: true, opId, error: { code: 'DB_UNAVAILABLE', message: res.error.message } };
   }
 
   async function drainOnce(): Promise<{ applied: number; remaining: number }> {
     let applied = 0;
-    const rows: OutboxRow[] = await db.outbox.orderBy('createdAt').toArray();
+    const rows: OutboxRow[] = await db.outbox.orderBy('seq').toArray();
     for (const row of rows) {
       const res = await engine.call(row.method, row.input as never, { opId: row.opId });
       if (!res.ok && res.error.code === 'DB_UNAVAILABLE') {
