@@ -1,13 +1,11 @@
 import type { Row } from '../../domain/backup';
-import { indexText } from '../../domain/text/segment';
 import type { SqlDriver } from '../store/driver';
-import { valueStrings } from '../store/memory-rows';
+import { memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from '../store/fts-columns';
 
 /**
  * The full-text rows of the three indexed tables, rebuilt from a row's content. FTS tables are
  * contentless and derived, so they are never exported; an import writes them here with the same
- * columns the repositories write (message-repo, summary-repo, memory-repo). A test compares the index
- * terms of repo-written and import-written data (fts5vocab), so the two cannot drift apart unnoticed.
+ * columns the repositories write — the same functions (store/fts-columns.ts) produce them.
  */
 export interface FtsIndex {
   /** The FTS5 table; its rowid is the indexed table's rowid. */
@@ -20,22 +18,19 @@ export const FTS_INDEXES = {
   messages: {
     table: 'messages_fts',
     columns: ['body', 'extra'],
-    values: (row: Row) => [indexText(row.content as string), ''],
+    values: (row: Row) => messageFtsColumns({ content: row.content as string }),
   },
   summaries: {
     table: 'summaries_fts',
     columns: ['body'],
-    values: (row: Row) => [
-      indexText([row.summary as string, ...(row.key_symbols as string[]), ...(row.key_decisions as string[])].join('\n')),
-    ],
+    values: (row: Row) =>
+      summaryFtsColumns({ summary: row.summary as string, keySymbols: row.key_symbols as string[], keyDecisions: row.key_decisions as string[] }),
   },
   memories: {
     table: 'memories_fts',
     columns: ['body', 'key'],
-    values: (row: Row) => [
-      indexText([row.content as string, ...(row.tags as string[]), ...valueStrings(row.value)].join('\n')),
-      indexText((row.key as string).replace(/[._]+/gu, ' ')),
-    ],
+    values: (row: Row) =>
+      memoryFtsColumns({ content: row.content as string, tags: row.tags as string[], value: row.value, key: row.key as string }),
   },
 } as const satisfies Record<string, FtsIndex>;
 

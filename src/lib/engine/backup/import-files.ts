@@ -1,3 +1,4 @@
+import type { TableCounts } from '../../domain/backup/diff';
 import type { ExportFile, ImportMode } from '../../domain/backup';
 import type { ProjectFileStore } from '../files/project-file-store';
 
@@ -7,14 +8,8 @@ import type { ProjectFileStore } from '../files/project-file-store';
  * alone, so running this twice changes nothing. Merge keeps a local file that differs (a conflict);
  * replace writes the file's version and removes the other files of the projects the scope owned.
  */
-export interface FilesReport {
-  incoming: number;
-  add: number;
-  update: number;
-  skip: number;
-  conflict: number;
-  removed: number;
-}
+/** Files are counted like table rows. */
+export type FilesReport = TableCounts;
 
 type FileAction = 'add' | 'update' | 'skip' | 'conflict';
 

@@ -1,12 +1,11 @@
 import { EngineError } from '../../domain/errors';
 import type { MemoryRecord } from '../../domain/memory';
-import { indexText } from '../../domain/text/segment';
+import { memoryFtsColumns } from './fts-columns';
 import type { EngineEnv } from '../env';
 import {
   snapshotOf,
   toHistory,
   toMemory,
-  valueStrings,
   type HistoryAction,
   type HistoryActor,
   type HistoryRow,
@@ -28,12 +27,6 @@ export interface ChangeMeta {
 }
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',');
-
-/** What the full-text index holds for a memory: its words, tags and the strings of its value; its key as words. */
-function ftsColumns(m: Pick<MemoryRecord, 'content' | 'tags' | 'value' | 'key'>): [string, string] {
-  const body = indexText([m.content, ...m.tags, ...valueStrings(m.value)].join('\n'));
-  return [body, indexText(m.key.replace(/[._]+/gu, ' '))];
-}
 
 function sameSnapshot(a: MemorySnapshot, b: MemorySnapshot): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -58,7 +51,7 @@ export function createMemoryRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver
 
   function index(rid: number, m: MemoryRecord, replace: boolean): void {
     if (replace) driver.run('DELETE FROM memories_fts WHERE rowid = ?', [rid]);
-    driver.run('INSERT INTO memories_fts (rowid, body, key) VALUES (?, ?, ?)', [rid, ...ftsColumns(m)]);
+    driver.run('INSERT INTO memories_fts (rowid, body, key) VALUES (?, ?, ?)', [rid, ...memoryFtsColumns(m)]);
   }
 
   function record(opts: {

@@ -1,9 +1,9 @@
 import { EngineError } from '../../domain/errors';
 import type { Message, MessageMeta, MessageStatus, Role } from '../../domain/conversation/types';
-import { indexText } from '../../domain/text/segment';
 import { extractSymbols, type ExtractedSymbol } from '../../domain/text/symbols';
 import type { EngineEnv } from '../env';
 import { toMessage, type MessageRow } from './conversation-rows';
+import { messageFtsColumns } from './fts-columns';
 
 /**
  * Messages with their full-text and symbol indexes. The FTS row and the symbol rows are written in
@@ -21,7 +21,7 @@ export function createMessageRepo({ driver }: Pick<EngineEnv, 'driver'>) {
   };
 
   function indexMessage(id: number, content: string, symbols: readonly ExtractedSymbol[], sessionId: string): void {
-    driver.run('INSERT INTO messages_fts (rowid, body, extra) VALUES (?, ?, ?)', [id, indexText(content), '']);
+    driver.run('INSERT INTO messages_fts (rowid, body, extra) VALUES (?, ?, ?)', [id, ...messageFtsColumns({ content })]);
     for (const s of symbols) {
       driver.run(
         `INSERT INTO symbol_index (symbol, session_id, turn_id, kind, relevance, context) VALUES (?, ?, ?, ?, ?, ?)

@@ -1,8 +1,8 @@
 import { EngineError } from '../../domain/errors';
 import type { Summary } from '../../domain/conversation/types';
-import { indexText } from '../../domain/text/segment';
 import type { EngineEnv } from '../env';
 import { toSummary, type SummaryRow } from './conversation-rows';
+import { summaryFtsColumns } from './fts-columns';
 
 export interface SummaryInput {
   sessionId: string;
@@ -28,7 +28,7 @@ export function createSummaryRepo({ driver, clock }: Pick<EngineEnv, 'driver' | 
   };
   const index = (id: number, s: Pick<SummaryInput, 'summary' | 'keySymbols' | 'keyDecisions'>) => {
     driver.run('DELETE FROM summaries_fts WHERE rowid = ?', [id]);
-    driver.run('INSERT INTO summaries_fts (rowid, body) VALUES (?, ?)', [id, indexText([s.summary, ...s.keySymbols, ...s.keyDecisions].join('\n'))]);
+    driver.run('INSERT INTO summaries_fts (rowid, body) VALUES (?, ?)', [id, ...summaryFtsColumns(s)]);
   };
   return {
     find,
