@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { bigramTerms, englishTerms } from './tokenize';
+
+describe('baseline terms', () => {
+  it('English: lower-cased words without NLTK stop words', () => {
+    expect(englishTerms('When did Caroline go to the LGBTQ support group?')).toEqual(['caroline', 'go', 'lgbtq', 'support', 'group']);
+    expect(englishTerms("Melanie's kids don't paint")).toEqual(["melanie's", 'kids', 'paint']);
+  });
+
+  it('Chinese: overlapping character bigrams; a lone Han character stays a term', () => {
+    expect(bigramTerms('圣诞节晚会')).toEqual(['圣诞', '诞节', '节晚', '晚会']);
+    expect(bigramTerms('猫，很可爱')).toEqual(['猫', '很可', '可爱']);
+  });
+
+  it('mixed runs split Han from digits and Latin', () => {
+    expect(bigramTerms('3月去了Python课')).toEqual(['3', '月去', '去了', 'python', '课']);
+  });
+});

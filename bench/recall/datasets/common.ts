@@ -1,0 +1,28 @@
+import type { RecallHit } from '../../../src/lib/engine/recall/types';
+import type { BenchEngine } from '../engine-host';
+import type { ItemScores, Shown, Slot } from '../evaluate';
+
+/** Messages of one session are stored this far apart (the data give one time per session). */
+export const MESSAGE_GAP_MS = 30_000;
+
+export interface DatasetRun {
+  dataset: 'locomo' | 'longmemeval' | 'madial';
+  items: ItemScores[];
+  /** Milliseconds spent per phase / baseline (store, recall, each baseline's build + queries). */
+  timings: Map<string, number>;
+  notes: string[];
+}
+
+/**
+ * The product's recall as the user meets it: `recall.search` with the question, asked once per k (the list a person
+ * would see) and once for 50 (the labelled top-50 view).
+ */
+export async function productShown(engine: BenchEngine, query: string, limits: readonly number[], toSlot: (hit: RecallHit) => Slot): Promise<Shown> {
+  const byK = new Map<number, Slot[]>();
+  for (const limit of limits) {
+    const res = await engine.call('recall.search', { query, limit });
+    byK.set(limit, res.results.map(toSlot));
+  }
+  const deepLimit = Math.max(...limits);
+  return { byK, deep: byK.get(deepLimit) ?? [] };
+}

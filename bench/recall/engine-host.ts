@@ -1,0 +1,52 @@
+/**
+ * The product's engine in Node for the quality benchmark: the same createEngine, migrations and sqlite-wasm as the
+ * DB worker (in memory: Node cannot open OPFS), reached through the same createCaller the UI uses. The clock is
+ * fixed and set by the harness, so stored turns carry the dates the app would have seen.
+ */
+import { fixedClock, sequentialIds } from '../../src/lib/domain/clock';
+import type { Logger } from '../../src/lib/domain/log';
+import { createCaller, type EngineCaller } from '../../src/lib/engine/client/caller';
+import { createEngine } from '../../src/lib/engine/engine';
+import type { Input, Method, Output } from '../../src/lib/engine/protocol/contract';
+import type { Migration } from '../../src/lib/engine/store/migrate';
+import { loadMigrationsFromDisk } from '../../src/lib/engine/store/migrations-fs';
+import { openWasmDatabase } from '../../src/lib/engine/store/open-wasm';
+
+let migrations: Migration[] | null = null;
+
+/** Counts the engine's warnings by event name (never their fields: they may describe user data). */
+export const engineWarnings = new Map<string, number>();
+
+const countingLogger: Logger = {
+  info() {},
+  warn: (event) => void engineWarnings.set(event, (engineWarnings.get(event) ?? 0) + 1),
+  error: (event) => void engineWarnings.set(event, (engineWarnings.get(event) ?? 0) + 1),
+};
+
+export interface BenchEngine {
+  clock: ReturnType<typeof fixedClock>;
+  /** Calls the engine and throws on a failure: a benchmark on half-stored data would be wrong. */
+  call<M extends Method>(method: M, input: Input<M>): Promise<Output<M>>;
+  close(): void;
+}
+
+export async function openBenchEngine(start: number): Promise<BenchEngine> {
+  migrations ??= loadMigrationsFromDisk();
+  const clock = fixedClock(start);
+  const opened = await openWasmDatabase({ persistent: false, log: countingLogger });
+  const engine = createEngine(
+    { driver: opened.driver, clock, ids: sequentialIds('b'), log: countingLogger, storage: opened.storage, startedAt: start },
+    migrations,
+  );
+  const ops = sequentialIds('bench-op');
+  const caller: EngineCaller = createCaller({ call: (req) => engine.handle(req) }, ops);
+  return {
+    clock,
+    async call(method, input) {
+      const res = await caller.call(method, input);
+      if (!res.ok) throw new Error(`${method} failed: ${res.error.code} ${res.error.message}`);
+      return res.data;
+    },
+    close: () => engine.close(),
+  };
+}

@@ -1,0 +1,127 @@
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { rmSync } from 'node:fs';
+import type { CorpusQuery } from '../lib/corpus';
+import type { BenchApi, FillReport, PrefillReport } from './page';
+import type { PeerReport } from './peers';
+import type { OpenSession } from './native';
+import { hookSqlite, sqliteMemory, workerHeap, type SqliteMemory, type WorkerHeap } from './worker-heap';
+
+/** One size in a fresh browser profile (fresh OPFS), driven through the harness page's `engramBench` API. */
+export interface BrowserSizeReport {
+  chromium: string;
+  prefill: PrefillReport | null;
+  fill: FillReport;
+  sessionsListed: number;
+  dbBytes: number;
+  memoryCreateMs: number[];
+  recall: { kind: string; ms: number; results: number }[];
+  memoryRetrieveMs: number[];
+  memoryListMs: number[];
+  summaryMs: number[];
+  workerHeap: WorkerHeap | null;
+  sqliteMemory: SqliteMemory | null;
+  pageHeapBefore: number | null;
+  peers: PeerReport[];
+  coldStartMs: number[];
+}
+
+export interface BrowserSizeOptions {
+  baseUrl: string;
+  profileDir: string;
+  size: number;
+  seed: number;
+  /** Turns [from, size) are appended through the UI path; [0, from) come from the prefill. */
+  from: number;
+  open: OpenSession | null;
+  prefillUrl: string | null;
+  queries: CorpusQuery[];
+  memories: number;
+  recallLimit: number;
+  coldStarts: number;
+  peers: boolean;
+  log: (line: string) => void;
+}
+
+type Bench = { engramBench: BenchApi };
+
+async function call<K extends keyof BenchApi>(page: Page, name: K, arg?: Parameters<BenchApi[K]>[0]): Promise<Awaited<ReturnType<BenchApi[K]>>> {
+  return page.evaluate(
+    ([n, a]) => ((window as unknown as Bench).engramBench[n] as (x: unknown) => unknown)(a),
+    [name, arg] as const,
+  ) as Promise<Awaited<ReturnType<BenchApi[K]>>>;
+}
+
+export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserSizeReport> {
+  rmSync(opts.profileDir, { recursive: true, force: true });
+  const context: BrowserContext = await chromium.launchPersistentContext(opts.profileDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    // gc() and precise performance.memory for the peers' heap figures.
+    args: ['--js-flags=--expose-gc', '--enable-precise-memory-info', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const version = context.browser()?.version() ?? 'unknown';
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (m) => {
+      const text = m.text();
+      if (text.startsWith('[bench]') || m.type() === 'error') opts.log(`  page: ${text.slice(0, 200)}`);
+    });
+    page.on('pageerror', (e) => opts.log(`  page error: ${e.message}`));
+    const first = opts.prefillUrl ? `${opts.baseUrl}?prefill=${encodeURIComponent(opts.prefillUrl)}` : opts.baseUrl;
+    await page.goto(first);
+    const boot = await call(page, 'boot');
+    if (boot.storage !== 'opfs') throw new Error(`the DB worker is not on OPFS (storage: ${boot.storage})`);
+    opts.log(`  appending turns ${opts.from}–${opts.size} through Comlink`);
+    const fill = await call(page, 'fillTurns', { seed: opts.seed, from: opts.from, to: opts.size, open: opts.open });
+    const status = await call(page, 'status');
+    const sessionsListed = await call(page, 'sessionCount');
+    opts.log(`  ${opts.memories} memories, ${opts.queries.length} recalls`);
+    const memoryCreateMs = await call(page, 'storeMemories', { seed: opts.seed, count: opts.memories });
+    const recall = await call(page, 'recallAll', { queries: opts.queries, limit: opts.recallLimit, rounds: 1 });
+    const memoryRetrieveMs = await call(page, 'retrieveMemories', { queries: opts.queries, topN: 5 });
+    const memoryListMs = await call(page, 'listMemories', { count: 100 });
+    const pageHeapBefore = await call(page, 'pageHeap');
+    let peers: PeerReport[] = [];
+    if (opts.peers) {
+      opts.log('  MiniSearch and Orama in the page');
+      peers = await call(page, 'peers', { seed: opts.seed, count: opts.size, queries: opts.queries, limit: opts.recallLimit });
+    }
+    const coldStartMs: number[] = [];
+    for (let i = 0; i < opts.coldStarts; i++) {
+      await page.goto(opts.baseUrl);
+      coldStartMs.push((await call(page, 'boot')).firstRecallMs);
+    }
+    // Memory: one more load, hooked before the worker starts (worker-heap.ts), then the recall workload again.
+    await page.goto(`${opts.baseUrl}?hold=1`);
+    const dbWorker = await hookSqlite(page, 'db.worker');
+    await call(page, 'release');
+    await call(page, 'boot');
+    await call(page, 'recallAll', { queries: opts.queries, limit: opts.recallLimit, rounds: 1 });
+    await call(page, 'retrieveMemories', { queries: opts.queries, topN: 5 });
+    const sqlite = await sqliteMemory(dbWorker);
+    const browserCdp = await context.browser()?.newBrowserCDPSession();
+    const heap = browserCdp ? await workerHeap(browserCdp, 'db.worker').catch((e: Error) => (opts.log(`  worker heap: ${e.message}`), null)) : null;
+    // Last: it writes summaries, which the recall figures above should not see.
+    const summaryMs = await call(page, 'summarize', { count: 20 });
+    return {
+      chromium: version,
+      prefill: boot.prefill,
+      fill,
+      sessionsListed,
+      dbBytes: status.dbBytes,
+      memoryCreateMs,
+      recall,
+      memoryRetrieveMs,
+      memoryListMs,
+      summaryMs,
+      workerHeap: heap,
+      sqliteMemory: sqlite,
+      pageHeapBefore,
+      peers,
+      coldStartMs,
+    };
+  } finally {
+    await context.close();
+    rmSync(opts.profileDir, { recursive: true, force: true });
+  }
+}

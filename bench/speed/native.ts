@@ -1,0 +1,117 @@
+/**
+ * The same engine on native SQLite (better-sqlite3, a file under bench/.cache): the same migrations, SQL and
+ * handlers as the DB worker, reached through the same createCaller. It grows the corpus size by size, so at each
+ * size it holds exactly the rows the browser holds, and it writes the prefill file the browser imports (see
+ * bench/README.md, "How the large sizes are filled").
+ */
+import Database from 'better-sqlite3';
+import { rmSync, writeFileSync } from 'node:fs';
+import { randomId, systemClock } from '../../src/lib/domain/clock';
+import { silentLogger } from '../../src/lib/domain/log';
+import { createCaller, type EngineCaller } from '../../src/lib/engine/client/caller';
+import { createEngine } from '../../src/lib/engine/engine';
+import type { Input, Method, Output } from '../../src/lib/engine/protocol/contract';
+import { createBetterSqlite3Driver } from '../../src/lib/engine/store/better-sqlite3-driver';
+import { loadMigrationsFromDisk } from '../../src/lib/engine/store/migrations-fs';
+import { generateTurns, type CorpusQuery, type CorpusTurn } from '../lib/corpus';
+
+/** sqlite-wasm's compiled-in page size (TECH-NOTES "sqlite-wasm"); better-sqlite3 defaults to 4096. */
+export const WASM_PAGE_SIZE = 8192;
+
+export interface OpenSession {
+  /** The corpus session number … */
+  no: number;
+  /** … and the product's id for it. */
+  id: string;
+}
+
+export interface NativeRun {
+  /** Appends turns up to `upTo` (exclusive) as fast as possible (journal in memory, no fsync: a bulk fill, not timed). */
+  fillTo(upTo: number): Promise<void>;
+  /** Appends turns up to `upTo`, timing each call, with the browser's durability (rollback journal, synchronous = FULL). */
+  storeTimed(upTo: number): Promise<number[]>;
+  recall(queries: readonly CorpusQuery[], limit: number): Promise<{ kind: string; ms: number }[]>;
+  /** Writes the database as it is now to `path` (the browser's prefill). */
+  snapshot(path: string): number;
+  /** The session the next turn continues, if it has started. */
+  openSession(): OpenSession | null;
+  dbBytes(): Promise<number>;
+  turns(): number;
+  /** Sessions created so far. */
+  sessions(): number;
+  close(): void;
+}
+
+export function openNative(opts: { path: string; seed: number; total: number }): NativeRun {
+  rmSync(opts.path, { force: true });
+  rmSync(`${opts.path}-journal`, { force: true });
+  const db = new Database(opts.path);
+  db.pragma(`page_size = ${WASM_PAGE_SIZE}`);
+  // The browser's pragmas (store/open-wasm.ts tune()); synchronous is switched per phase below.
+  db.exec('PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY;');
+  const engine = createEngine(
+    { driver: createBetterSqlite3Driver(db), clock: systemClock, ids: randomId, log: silentLogger, storage: { kind: 'memory', reason: 'native benchmark' }, startedAt: Date.now() },
+    loadMigrationsFromDisk(),
+  );
+  const caller: EngineCaller = createCaller({ call: (req) => engine.handle(req) });
+  const must = async <M extends Method>(method: M, input: Input<M>): Promise<Output<M>> => {
+    const res = await caller.call(method, input);
+    if (!res.ok) throw new Error(`native ${method}: ${res.error.code} ${res.error.message}`);
+    return res.data;
+  };
+  const turns: Iterator<CorpusTurn> = generateTurns({ seed: opts.seed, count: opts.total });
+  let stored = 0;
+  let sessions = 0;
+  let open: OpenSession | null = null;
+
+  async function append(): Promise<void> {
+    const next = turns.next();
+    if (next.done) throw new Error('the corpus ran out of turns');
+    const turn = next.value;
+    if (open?.no !== turn.session) {
+      open = { no: turn.session, id: (await must('session.create', {})).id };
+      sessions++;
+    }
+    await must('message.append', { sessionId: open.id, role: turn.role, content: turn.content });
+    stored++;
+  }
+
+  return {
+    async fillTo(upTo) {
+      // A bulk fill: no journal file and no fsync (the timed phase restores the browser's durability).
+      db.pragma('journal_mode = MEMORY');
+      db.pragma('synchronous = OFF');
+      while (stored < upTo) await append();
+    },
+    async storeTimed(upTo) {
+      db.pragma('journal_mode = DELETE');
+      db.pragma('synchronous = FULL');
+      const out: number[] = [];
+      while (stored < upTo) {
+        const t0 = performance.now();
+        await append();
+        out.push(performance.now() - t0);
+      }
+      return out;
+    },
+    async recall(queries, limit) {
+      const out: { kind: string; ms: number }[] = [];
+      for (const q of queries) {
+        const t0 = performance.now();
+        await must('recall.search', { query: q.text, limit });
+        out.push({ kind: q.kind, ms: performance.now() - t0 });
+      }
+      return out;
+    },
+    snapshot(path) {
+      const bytes = db.serialize();
+      writeFileSync(path, bytes);
+      return bytes.length;
+    },
+    openSession: () => open,
+    dbBytes: async () => (await must('system.status', {})).dbBytes,
+    turns: () => stored,
+    sessions: () => sessions,
+    close: () => engine.close(),
+  };
+}

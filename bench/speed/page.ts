@@ -1,0 +1,190 @@
+/**
+ * The speed harness page (built by bench/speed/vite.config.ts, driven by bench/speed/run.ts). It starts the app's
+ * own DB worker (workers/db.worker.ts) on OPFS and talks to it exactly like the UI: Comlink + createCaller.
+ * Everything timed here is a full round trip page → worker → engine → page, as the UI experiences it.
+ */
+import * as Comlink from 'comlink';
+import { createCaller, type EngineCaller } from '../../src/lib/engine/client/caller';
+import type { DbWorkerApi } from '../../src/lib/engine/host/worker-api';
+import type { Input, Method, Output } from '../../src/lib/engine/protocol/contract';
+import { generateMemories, generateQueries, generateTurns, type CorpusQuery } from '../lib/corpus';
+import { runPeers, type PeerReport } from './peers';
+
+export interface PrefillReport {
+  bytes: number;
+  /** The page size sqlite-wasm gives a new database here (the native prefill must match it). */
+  pageSize: number;
+  importMs: number;
+  wallMs: number;
+}
+
+/** ?prefill=<url>: import that database file into the app's OPFS pool before the DB worker opens it. */
+async function importPrefill(url: string): Promise<PrefillReport> {
+  const t0 = performance.now();
+  const helper = new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: 'bench-import' });
+  const answer = await new Promise<{ ok: true; bytes: number; pageSize: number; importMs: number } | { ok: false; error: string }>((resolve) => {
+    helper.onmessage = (e) => resolve(e.data);
+    helper.postMessage({ url });
+  });
+  helper.terminate();
+  if (!answer.ok) throw new Error(`prefill import failed: ${answer.error}`);
+  return { bytes: answer.bytes, pageSize: answer.pageSize, importMs: answer.importMs, wallMs: performance.now() - t0 };
+}
+
+const prefillUrl = new URLSearchParams(location.search).get('prefill');
+const prefill: Promise<PrefillReport | null> = prefillUrl ? importPrefill(prefillUrl) : Promise.resolve(null);
+
+/** ?hold: the worker is created but not started until release() (lets the harness hook it first, worker-heap.ts). */
+let release: () => void = () => undefined;
+const released = new URLSearchParams(location.search).has('hold') ? new Promise<void>((r) => (release = r)) : Promise.resolve();
+
+let engine: EngineCaller | null = null;
+const started = prefill.then(async () => {
+  const worker = new Worker(new URL('../../workers/db.worker.ts', import.meta.url), { type: 'module', name: 'engram-db' });
+  const remote = Comlink.wrap<DbWorkerApi>(worker);
+  // As the app does (ui/app/connection.svelte.ts): one caller over the Comlink proxy; a closing page lets go of
+  // the database lock at once, so the reloaded page can open it.
+  engine = createCaller({ call: (req) => remote.call(req) });
+  addEventListener('pagehide', () => worker.terminate());
+  await released;
+  void remote.start({ persistent: true });
+});
+
+async function must<M extends Method>(method: M, input: Input<M>): Promise<Output<M>> {
+  if (!engine) throw new Error('the DB worker has not started');
+  const res = await engine.call(method, input);
+  if (!res.ok) throw new Error(`${method}: ${res.error.code} ${res.error.message}`);
+  return res.data;
+}
+
+async function timed<M extends Method>(method: M, input: Input<M>): Promise<{ ms: number; data: Output<M> }> {
+  const t0 = performance.now();
+  const data = await must(method, input);
+  return { ms: performance.now() - t0, data };
+}
+
+const COLD_QUERY = 'parseConfig 登录超时';
+
+/** Page load → first recall answered: performance.now() counts from the navigation start. */
+const boot = (async () => {
+  const imported = await prefill;
+  await started;
+  const { ms } = await timed('recall.search', { query: COLD_QUERY, limit: 5 });
+  const firstRecallMs = performance.now();
+  const status = await must('system.status', {});
+  return { firstRecallMs, firstRecallCallMs: ms, storage: status.storage, prefill: imported };
+})();
+
+const setState = (text: string) => {
+  const el = document.getElementById('state');
+  if (el) el.textContent = text;
+};
+
+export interface FillReport {
+  turns: number;
+  sessions: number;
+  /** Every message.append round trip, in order. */
+  storeMs: number[];
+  sessionCreateMs: number[];
+  textBytes: number;
+  wallMs: number;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Appends corpus turns [from, to) one at a time, as the UI sends them, timing each round trip. `open` is the
+ * session (corpus number → product id) that turn `from` continues, when the prefill ended mid-conversation.
+ */
+async function fillTurns(opts: { seed: number; from: number; to: number; open: { no: number; id: string } | null }): Promise<FillReport> {
+  const t0 = performance.now();
+  const storeMs: number[] = [];
+  const sessionCreateMs: number[] = [];
+  let textBytes = 0;
+  let current = opts.open?.no ?? -1;
+  let sessionId = opts.open?.id ?? '';
+  let sessions = 0;
+  let index = 0;
+  for (const turn of generateTurns({ seed: opts.seed, count: opts.to })) {
+    if (index++ < opts.from) continue;
+    if (turn.session !== current) {
+      const s = await timed('session.create', {});
+      sessionCreateMs.push(s.ms);
+      sessionId = s.data.id;
+      current = turn.session;
+      sessions++;
+    }
+    const t = performance.now();
+    await must('message.append', { sessionId, role: turn.role, content: turn.content });
+    storeMs.push(performance.now() - t);
+    textBytes += encoder.encode(turn.content).length;
+    if (storeMs.length % 5000 === 0) {
+      setState(`stored ${storeMs.length}`);
+      console.log(`[bench] stored ${storeMs.length}/${opts.to - opts.from}`);
+    }
+  }
+  return { turns: storeMs.length, sessions, storeMs, sessionCreateMs, textBytes, wallMs: performance.now() - t0 };
+}
+
+async function storeMemories(opts: { seed: number; count: number }): Promise<number[]> {
+  const out: number[] = [];
+  for (const m of generateMemories(opts)) out.push((await timed('memory.create', m)).ms);
+  return out;
+}
+
+async function recallAll(opts: { queries: CorpusQuery[]; limit: number; rounds: number }): Promise<{ kind: string; ms: number; results: number }[]> {
+  const out: { kind: string; ms: number; results: number }[] = [];
+  for (let round = 0; round < opts.rounds; round++) {
+    for (const q of opts.queries) {
+      const { ms, data } = await timed('recall.search', { query: q.text, limit: opts.limit });
+      out.push({ kind: q.kind, ms, results: data.results.length });
+    }
+  }
+  return out;
+}
+
+async function retrieveMemories(opts: { queries: CorpusQuery[]; topN: number }): Promise<number[]> {
+  const out: number[] = [];
+  for (const q of opts.queries) out.push((await timed('memory.retrieve', { query: q.text, topN: opts.topN })).ms);
+  return out;
+}
+
+async function listMemories(opts: { count: number }): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < opts.count; i++) out.push((await timed('memory.list', { limit: 20, offset: (i * 20) % 200 })).ms);
+  return out;
+}
+
+/** 002 "摘要生成（10轮）": summary.create over 10 turns of existing sessions. */
+async function summarize(opts: { count: number }): Promise<number[]> {
+  const { items } = await must('session.list', { limit: 200 });
+  const long = items.filter((s) => s.turnCount >= 10).slice(0, opts.count);
+  const out: number[] = [];
+  for (const s of long) out.push((await timed('summary.create', { sessionId: s.id, fromTurn: 1, toTurn: 10 })).ms);
+  return out;
+}
+
+function pageHeap(): number | null {
+  const mem = (performance as Performance & { memory?: { usedJSHeapSize: number } }).memory;
+  return mem ? mem.usedJSHeapSize : null;
+}
+
+const api = {
+  boot: () => boot,
+  release: () => release(),
+  status: () => must('system.status', {}),
+  sessionCount: async () => (await must('session.list', { limit: 1 })).total,
+  fillTurns,
+  storeMemories,
+  recallAll,
+  retrieveMemories,
+  listMemories,
+  summarize,
+  queries: (opts: { seed: number; perKind: number }) => generateQueries(opts),
+  peers: (opts: { seed: number; count: number; queries: CorpusQuery[]; limit: number }): Promise<PeerReport[]> => runPeers(opts),
+  pageHeap,
+};
+
+export type BenchApi = typeof api;
+(globalThis as unknown as { engramBench: BenchApi }).engramBench = api;
+void boot.then((b) => setState(`ready: first recall at ${b.firstRecallMs.toFixed(0)} ms, storage ${b.storage}`));

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { summarize } from '../lib/stats';
+import { checks, type SpeedSize } from './report';
+
+const lat = (ms: number) => summarize([ms, ms, ms]);
+
+function size(turns: number, o: { store?: number; recall?: number; symbol?: number; bytes?: number; text?: number } = {}): SpeedSize {
+  const recall = lat(o.recall ?? 5);
+  const dbBytes = (o.bytes ?? 900) * turns;
+  return {
+    turns,
+    sessions: 1,
+    fill: { prefilled_natively: 0, appended_through_ui: turns, ui_wall_ms: 0, prefill_import_ms: null },
+    store_turn_ms: lat(o.store ?? 2),
+    session_create_ms: lat(1),
+    store_memory_ms: lat(3),
+    recall_ms: { all: recall, symbol: lat(o.symbol ?? 4), zh: recall, en: recall, mixed: recall },
+    memory_retrieve_ms: lat(2),
+    memory_list_ms: lat(1),
+    summary_10_ms: lat(10),
+    cold_start_ms: { runs: [500], median: 500 },
+    storage: { db_bytes: dbBytes, text_bytes: 0, bytes_per_turn: o.bytes ?? 900, text_bytes_per_turn: o.text ?? 200, overhead_bytes_per_turn: (o.bytes ?? 900) - (o.text ?? 200) },
+    worker_heap: { js_heap_used: null, js_heap_total: null, wasm_memory: null, sqlite_memory_used: null, sqlite_memory_highwater: null },
+    peers: {},
+    native: { store_turn_ms: lat(1), recall_ms: lat(1), db_bytes: dbBytes, wasm_over_native: { store_p50: 1, store_p95: 1, recall_p50: 1, recall_p95: 1 } },
+  };
+}
+
+const byId = (list: ReturnType<typeof checks>) => Object.fromEntries(list.map((c) => [c.id, c]));
+
+describe('threshold checks', () => {
+  it('reads size-specific thresholds at their size and the rest at the largest size', () => {
+    const c = byId(checks([size(1000, { symbol: 150, store: 2 }), size(100_000, { recall: 14, store: 25 })]));
+    expect(c['002-symbol-1000']).toMatchObject({ measured: 150, pass: true, at: '1,000 turns' });
+    expect(c['goal-recall']).toMatchObject({ measured: 14, pass: true, at: '100,000 turns' });
+    // store is read at the largest size: 25 ms fails both 002's 20 ms and the 3 ms goal
+    expect(c['002-store']).toMatchObject({ measured: 25, pass: false });
+    expect(c['goal-store']).toMatchObject({ measured: 25, pass: false });
+  });
+
+  it('says "not run" instead of inventing a figure for a size that was not measured', () => {
+    const c = byId(checks([size(1000)]));
+    expect(c['002-symbol-100']).toMatchObject({ measured: null, pass: null, at: '100 turns (not run)' });
+    expect(c['goal-recall']?.pass).toBeNull();
+  });
+
+  it('splits storage into text and the rest: 1,100 B per turn with 200 B of text meets "≤ 1 KB beyond its text" only if the rest ≤ 1,024 B', () => {
+    expect(byId(checks([size(1000, { bytes: 1100, text: 200 })]))['goal-overhead']).toMatchObject({ measured: 900, pass: true });
+    expect(byId(checks([size(1000, { bytes: 1300, text: 200 })]))['goal-overhead']).toMatchObject({ measured: 1100, pass: false });
+  });
+
+  it('a goal stated as "≤" is met at exactly the limit', () => {
+    expect(byId(checks([size(100_000, { store: 3 })]))['goal-store']?.pass).toBe(true);
+    expect(byId(checks([size(100_000, { store: 20 })]))['002-store']?.pass).toBe(false);
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * npm run bench:speed -- [--sizes 1000,10000,100000] [--out <file.json>] [--sample 1000] [--memories 300]
+ *                        [--queries-per-kind 50] [--seed 42] [--no-peers] [--skip-build]
+ *
+ * Speed and scale of the DB worker on OPFS in headless Chromium, through the UI's own Comlink API, beside
+ * MiniSearch and Orama in the same page and the same engine on native SQLite. See bench/README.md.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'vite';
+import { generateQueries, generateTurns } from '../lib/corpus';
+import { machineInfo, machineLine } from '../lib/machine';
+import { runBrowserSize } from './browser-run';
+import { openNative } from './native';
+import { checks, sizeReport, speedTables, type SpeedResult, type SpeedSize } from './report';
+import { serveStatic } from './serve';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, '../..');
+const CACHE = join(REPO, 'bench/.cache');
+const DIST = join(CACHE, 'speed');
+const PREFILL_DIR = join(DIST, 'prefill');
+/** Not 4173: the app's e2e tests own that port. */
+const PORT = 4190;
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000,100000' },
+    out: { type: 'string' },
+    sample: { type: 'string', default: '1000' },
+    memories: { type: 'string', default: '300' },
+    'queries-per-kind': { type: 'string', default: '50' },
+    seed: { type: 'string', default: '42' },
+    'no-peers': { type: 'boolean', default: false },
+    'skip-build': { type: 'boolean', default: false },
+  },
+});
+
+const int = (name: string, v: string | undefined): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
+  return n;
+};
+const sizes = [...new Set((values.sizes ?? '').split(',').map((s) => int('sizes', s.trim())))].filter((n) => n > 0).sort((a, b) => a - b);
+const sample = int('sample', values.sample);
+const memories = int('memories', values.memories);
+const perKind = int('queries-per-kind', values['queries-per-kind']);
+const seed = int('seed', values.seed);
+const RECALL_LIMIT = 5;
+const COLD_STARTS = 3;
+const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+function textBytesOf(count: number): number {
+  let bytes = 0;
+  for (const t of generateTurns({ seed, count })) bytes += Buffer.byteLength(t.content, 'utf8');
+  return bytes;
+}
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  if (sizes.length === 0) throw new Error('--sizes needs at least one positive size');
+  if (!values['skip-build']) {
+    log('building the harness page (bench/speed → bench/.cache/speed)');
+    await build({ configFile: join(HERE, 'vite.config.ts'), logLevel: 'warn' });
+  }
+  mkdirSync(PREFILL_DIR, { recursive: true });
+  const server = await serveStatic(DIST, PORT);
+  const queries = generateQueries({ seed, perKind });
+  const native = openNative({ path: join(CACHE, 'native.sqlite3'), seed, total: sizes.at(-1) ?? 0 });
+  const out: SpeedSize[] = [];
+  let chromium = 'unknown';
+  try {
+    for (const size of sizes) {
+      const ui = Math.min(size, sample);
+      const from = size - ui;
+      log(`── ${size.toLocaleString('en')} turns: ${from} prefilled natively, ${ui} through the UI path`);
+      await native.fillTo(from);
+      const open = native.openSession();
+      let prefillUrl: string | null = null;
+      if (from > 0) {
+        const file = `prefill-${size}.sqlite3`;
+        const bytes = native.snapshot(join(PREFILL_DIR, file));
+        prefillUrl = `/prefill/${file}`;
+        log(`  prefill file ${(bytes / 2 ** 20).toFixed(1)} MB`);
+      }
+      const nativeStore = await native.storeTimed(size);
+      const nativeRecall = await native.recall(queries, RECALL_LIMIT);
+      const nativeBytes = await native.dbBytes();
+      const browser = await runBrowserSize({
+        baseUrl: `http://127.0.0.1:${PORT}/`,
+        profileDir: join(CACHE, 'chromium-profile'),
+        size,
+        seed,
+        from,
+        open,
+        prefillUrl,
+        queries,
+        memories,
+        recallLimit: RECALL_LIMIT,
+        coldStarts: COLD_STARTS,
+        peers: !values['no-peers'],
+        log,
+      });
+      if (prefillUrl) rmSync(join(DIST, prefillUrl), { force: true });
+      chromium = browser.chromium;
+      if (browser.prefill && browser.prefill.pageSize !== 8192) log(`  WARNING: the browser's page size is ${browser.prefill.pageSize}, the prefill's 8192`);
+      if (browser.sessionsListed !== native.sessions()) throw new Error(`the browser holds ${browser.sessionsListed} sessions, native ${native.sessions()}: the prefill did not arrive`);
+      out.push(
+        sizeReport({
+          turns: size,
+          sessions: native.sessions(),
+          prefilled: from,
+          textBytes: textBytesOf(size),
+          browser,
+          native: { storeMs: nativeStore, recallMs: nativeRecall.map((r) => r.ms), dbBytes: nativeBytes },
+        }),
+      );
+      log(`  store p95 ${out.at(-1)?.store_turn_ms.p95} ms, recall p95 ${out.at(-1)?.recall_ms.all.p95} ms`);
+    }
+  } finally {
+    native.close();
+    rmSync(join(CACHE, 'native.sqlite3'), { force: true });
+    server.close();
+  }
+  const result: SpeedResult = {
+    machine: { ...machineInfo(), chromium },
+    config: { sizes, seed, ui_sample: sample, memories, queries: queries.length, queries_per_kind: perKind, recall_limit: RECALL_LIMIT, cold_starts: COLD_STARTS, peers: !values['no-peers'] },
+    sizes: out,
+    checks: checks(out),
+    notes: [
+      `each size in a fresh Chromium profile (fresh OPFS); the last min(size, ${sample}) turns appended one at a time through Comlink + createCaller, each timed`,
+      'earlier turns: the same engine on better-sqlite3 writes them, the file is imported into the OPFS pool (bench-only bulk path)',
+      'recall = recall.search (limit 5) over a fixed set of symbol / zh / en / mixed queries; memories = memory.create after the turns',
+      'worker memory: V8 used heap over CDP after a forced GC; sqlite-wasm linear memory and sqlite3_status64(MEMORY_USED) read in the worker (worker-heap.ts); peers: page JS heap added, after gc()',
+    ],
+    elapsed_ms: Math.round(performance.now() - t0),
+  };
+  const file = resolve(values.out ?? join(REPO, 'bench/results/speed.json'));
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`\n${machineLine(result.machine)}, Chromium ${chromium}\n\n${speedTables(result, 'text')}\n\n→ ${file} (${(result.elapsed_ms / 1000).toFixed(0)} s)`);
+}
+
+await main();
