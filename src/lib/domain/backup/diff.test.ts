@@ -30,7 +30,7 @@ describe('what an import does with a row that exists locally', () => {
 
   it('lists a conflict by its id, and never by text a person wrote', () => {
     expect(conflictItem(memories, memory())).toEqual({ table: 'memories', key: 'm1' });
-    expect(conflictItem(symbolIndex, { symbol: 'processOrder', session_id: 's1', turn_id: 3 })).toEqual({ table: 'symbol_index', key: null });
+    expect(conflictItem(symbolIndex, { symbol: 'processOrder', turn_id: 3 })).toEqual({ table: 'symbol_index', key: null });
   });
 });
 

@@ -75,17 +75,12 @@ export const symbolIndex = defineTable({
   name: 'symbol_index',
   columns: {
     symbol: col.text(TEXT.name),
-    session_id: col.id(),
     turn_id: col.int(1),
-    kind: col.text(TEXT.short),
     relevance: col.real(0, 1),
     context: nullable(col.text(TEXT.summary)),
   },
-  key: ['symbol', 'session_id', 'turn_id'],
+  key: ['symbol', 'turn_id'],
   nocase: ['symbol'],
-  refs: [
-    { column: 'session_id', table: 'sessions', target: 'id' },
-    { column: 'turn_id', table: 'messages', target: 'id' },
-  ],
+  refs: [{ column: 'turn_id', table: 'messages', target: 'id' }],
   withoutRowid: true,
 });

@@ -74,11 +74,11 @@ describe('extractSymbols (002 REQ-LTM-006)', () => {
     expect(sym).toMatchObject({ symbol: 'config', kind: 'variable', relevance: 0.9 });
   });
 
-  it('context: at most 80 code points around the first mention, whitespace collapsed', () => {
+  it('context: at most 32 code points around the first mention (002: an index entry under ~100 B), whitespace collapsed', () => {
     const long = `${'前文很长的一段话，'.repeat(20)}这里提到 processPayment\n\n  函数${'，后面还有很多内容'.repeat(20)}`;
     const [sym] = extractSymbols(long);
     expect(sym?.symbol).toBe('processPayment');
-    expect(Array.from(sym!.context).length).toBeLessThanOrEqual(80);
+    expect(Array.from(sym!.context).length).toBeLessThanOrEqual(32);
     expect(sym!.context).toContain('这里提到 processPayment 函数');
   });
 

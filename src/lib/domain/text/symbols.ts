@@ -30,8 +30,9 @@ export interface ExtractedSymbol {
 const EVIDENCE = { declaration: 0.9, code: 0.75, syntax: 0.7, error: 0.65, shape: 0.6, member: 0.55, weak: 0.45 } as const;
 const REPEAT_BONUS = 0.05;
 const MAX_REPEAT_BONUS = 0.15;
-const CONTEXT_CHARS = 80;
-const CONTEXT_BEFORE = 24;
+// 002 存储效率: a symbol index entry under ~100 B, so the context is a short window.
+const CONTEXT_CHARS = 32;
+const CONTEXT_BEFORE = 10;
 
 const IDENT = /(?<![\w$@#./\\-])[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*/g;
 const CHAIN_SPLIT = /\.|::|->/;

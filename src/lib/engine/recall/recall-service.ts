@@ -188,7 +188,10 @@ export function createRecallService({ driver, clock }: Pick<EngineEnv, 'driver' 
       }
 
       const results = diversify([...hits.values()], input.limit).map(({ block: _block, cap: _cap, ...hit }) => hit);
-      const totalSearched = driver.get<{ n: number }>('SELECT (SELECT COUNT(*) FROM messages) + (SELECT COUNT(*) FROM summaries) AS n')?.n ?? 0;
+      // 002 total_searched: the turns and summaries the search covered (from the sessions' turn counters —
+      // counting 100,000 message rows on every recall would cost more than the search).
+      const totalSearched =
+        driver.get<{ n: number }>('SELECT (SELECT COALESCE(SUM(turn_count), 0) FROM sessions) + (SELECT COUNT(*) FROM summaries) AS n')?.n ?? 0;
       return { results, totalSearched, latencyMs: performance.now() - t0, query: { keywords, symbols } };
     },
   };

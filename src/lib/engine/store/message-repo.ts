@@ -20,13 +20,13 @@ export function createMessageRepo({ driver }: Pick<EngineEnv, 'driver'>) {
     return m;
   };
 
-  function indexMessage(id: number, content: string, symbols: readonly ExtractedSymbol[], sessionId: string): void {
+  function indexMessage(id: number, content: string, symbols: readonly ExtractedSymbol[]): void {
     driver.run('INSERT INTO messages_fts (rowid, body, extra) VALUES (?, ?, ?)', [id, ...messageFtsColumns({ content })]);
     for (const s of symbols) {
       driver.run(
-        `INSERT INTO symbol_index (symbol, session_id, turn_id, kind, relevance, context) VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO symbol_index (symbol, turn_id, relevance, context) VALUES (?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET relevance = MAX(relevance, excluded.relevance)`,
-        [s.symbol, sessionId, id, s.kind, s.relevance, s.context],
+        [s.symbol, id, s.relevance, s.context],
       );
     }
   }
@@ -59,7 +59,7 @@ export function createMessageRepo({ driver }: Pick<EngineEnv, 'driver'>) {
         ],
       );
       if (!row) throw new Error('message insert returned no id');
-      indexMessage(row.id, input.content, symbols, input.sessionId);
+      indexMessage(row.id, input.content, symbols);
       return { message: mustFind(row.id), symbols };
     },
     list(sessionId: string, opts: { limit: number; beforeId?: number }): Message[] {
@@ -92,7 +92,7 @@ export function createMessageRepo({ driver }: Pick<EngineEnv, 'driver'>) {
         driver.run('UPDATE messages SET content = ?, symbols = ? WHERE id = ?', [patch.content, JSON.stringify(symbols.map((s) => s.symbol)), id]);
         driver.run('DELETE FROM messages_fts WHERE rowid = ?', [id]);
         driver.run('DELETE FROM symbol_index WHERE turn_id = ?', [id]);
-        indexMessage(id, patch.content, symbols, before.sessionId);
+        indexMessage(id, patch.content, symbols);
       }
       return mustFind(id);
     },

@@ -31,9 +31,16 @@ export interface OpenOptions {
   retryForMs?: number;
 }
 
-/** Pragmas for the one connection of the browser: full durability, a generous page cache. */
-function tune(db: Database): void {
-  db.exec('PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY;');
+/**
+ * Pragmas for the one connection of the browser. WAL (which the sahpool VFS allows only with exclusive
+ * locking — fine, this worker is the database's only user) with synchronous=FULL: every commit is
+ * durable, at ~2.5× the speed of the rollback journal on OPFS (measured: p50 10.6 vs 29 ms per commit
+ * on this machine's Chromium). A generous page cache keeps recall off the disk.
+ */
+function tune(db: Database, persistent: boolean): void {
+  db.exec('PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY;');
+  if (persistent) db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL;');
+  db.exec('PRAGMA synchronous = FULL;');
 }
 
 /**
@@ -57,7 +64,7 @@ export async function openWasmDatabase(opts: OpenOptions): Promise<OpenedDatabas
       };
       const pool = await sqlite3.installOpfsSAHPoolVfs(options as Parameters<Sqlite3Static['installOpfsSAHPoolVfs']>[0]);
       const db = new pool.OpfsSAHPoolDb(DB_FILE);
-      tune(db);
+      tune(db, true);
       return { driver: createSqliteWasmDriver(db), storage: { kind: 'opfs', reason: null }, pool, db };
     } catch (err) {
       lastError = err instanceof Error ? err.message : String(err);
@@ -73,6 +80,6 @@ export async function openWasmDatabase(opts: OpenOptions): Promise<OpenedDatabas
 
 function inMemory(sqlite3: Sqlite3Static, why: 'guest' | 'opfs-unavailable'): OpenedDatabase {
   const db = new sqlite3.oo1.DB(':memory:', 'c');
-  tune(db);
+  tune(db, false);
   return { driver: createSqliteWasmDriver(db), storage: { kind: 'memory', reason: why }, pool: null, db };
 }
