@@ -9,6 +9,7 @@ import { contract, isMethod, type Input, type Method, type Output } from './prot
 import type { Migration } from './store/migrate';
 import { migrate } from './store/migrate';
 import { classifySqliteError } from './store/sqlite-errors';
+import { ensureSegmenterVersion } from './store/fts-reindex';
 
 export interface EngineRequest {
   method: string;
@@ -31,6 +32,9 @@ export interface Engine {
 }
 
 const opIdSchema = z.string().min(8).max(100);
+const RESULT_TTL_MS = 2 * 60_000;
+const OP_TTL_MS = 7 * 86_400_000;
+const PRUNE_EVERY = 64;
 
 /**
  * Builds the engine on an open driver: migrates, then answers calls. Nothing thrown inside a handler
@@ -40,6 +44,8 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   env.driver.exec('PRAGMA foreign_keys = ON');
   const report = migrate(env.driver, migrations, () => env.clock.now());
   if (report.applied.length) env.log.info('db.migrated', { from: report.from, to: report.to });
+  // ARCHITECTURE §5: an index built by another segmenter (ICU, rules) is rebuilt before the first query.
+  ensureSegmenterVersion(env);
   const handlers: HandlerMap = handlerSet(createServices(env));
   const listeners = new Set<(change: ChangeEvent) => void>();
 
@@ -66,6 +72,19 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
     }
   }
 
+  let writesSincePrune = 0;
+  /**
+   * A re-sent write (leader hand-over, relay retry) arrives within seconds, so a stored result is only
+   * kept for RESULT_TTL_MS; after that the op id alone still keeps the write from applying twice (an
+   * outbox drain only needs to know it was applied). Op ids go after OP_TTL_MS.
+   */
+  function pruneAppliedOps(): void {
+    writesSincePrune = 0;
+    const now = env.clock.now();
+    env.driver.run('UPDATE applied_ops SET result = NULL WHERE result IS NOT NULL AND applied_at < ?', [now - RESULT_TTL_MS]);
+    env.driver.run('DELETE FROM applied_ops WHERE applied_at < ?', [now - OP_TTL_MS]);
+  }
+
   function runWrite(method: Method, opId: string | undefined, run: () => unknown): unknown {
     return env.driver.transaction(() => {
       if (opId) {
@@ -81,6 +100,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
           data === undefined ? null : JSON.stringify(data),
           env.clock.now(),
         ]);
+        if (++writesSincePrune >= PRUNE_EVERY) pruneAppliedOps();
       }
       return data;
     });

@@ -1,3 +1,4 @@
+import { EngineError } from '../../domain/errors';
 import type { Services } from '../services';
 import type { Handlers } from './index';
 
@@ -23,7 +24,12 @@ type ConversationMethods =
 
 export function conversationHandlers(s: Services): Handlers<ConversationMethods> {
   return {
-    'session.create': (input) => s.sessions.create(input),
+    'session.create': (input) => {
+      // Checked inside the write transaction, so two processes choosing the same id cannot both pass.
+      if (input.id !== undefined && s.sessions.find(input.id))
+        throw new EngineError('CONFLICT', 'A conversation with that `id` already exists.', { field: 'id' });
+      return s.sessions.create(input);
+    },
     'session.list': (input) => s.sessions.list(input),
     'session.get': ({ id }) => s.sessions.mustFind(id),
     'session.update': ({ id, ...patch }) => s.sessions.update(id, patch),

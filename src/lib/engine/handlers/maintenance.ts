@@ -1,6 +1,7 @@
 import type { EngineEnv } from '../env';
 import type { JobRun } from '../protocol/types';
 import type { Handlers } from './index';
+import { reindexFts } from '../store/fts-reindex';
 
 /** FTS5 tables the engine keeps; the merge job walks them all. */
 const FTS_TABLES = ['messages_fts', 'summaries_fts', 'memories_fts'];
@@ -28,7 +29,7 @@ const toJobRun = (r: JobRow): JobRun => ({
 
 export function maintenanceHandlers(
   env: EngineEnv,
-): Handlers<'maintenance.optimize' | 'maintenance.ftsMerge' | 'maintenance.integrityCheck' | 'jobs.record' | 'jobs.history'> {
+): Handlers<'maintenance.optimize' | 'maintenance.ftsMerge' | 'maintenance.integrityCheck' | 'maintenance.reindex' | 'jobs.record' | 'jobs.history'> {
   const { driver, clock } = env;
   const existingFts = () =>
     FTS_TABLES.filter((t) => driver.get('SELECT 1 FROM sqlite_schema WHERE type = ? AND name = ?', ['table', t]));
@@ -60,6 +61,8 @@ export function maintenanceHandlers(
       }
       return { ok: problems.length === 0, problems, ms: performance.now() - t0 };
     },
+    // Inside the engine's write transaction: readers see the old index or the new one, never half of it.
+    'maintenance.reindex': () => reindexFts(driver),
     'jobs.record': (input) => {
       const row = driver.get<JobRow>(
         'INSERT INTO job_runs (job, trigger, status, started_at, finished_at, result) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',

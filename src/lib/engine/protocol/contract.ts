@@ -22,6 +22,7 @@ import type * as Ctx from '../context/types';
 import type * as Backup from '../backup';
 import * as backupInput from '../backup/schemas';
 import type { IntegrityReport, JobRun, MaintenanceReport, SystemStatus } from './types';
+import type { ReindexReport } from '../store/fts-reindex';
 
 const none = z.strictObject({});
 const id = z.string().min(1).max(100);
@@ -52,6 +53,8 @@ export const contract = {
   'maintenance.optimize': call<MaintenanceReport>()({ input: none, write: true }),
   'maintenance.ftsMerge': call<MaintenanceReport>()({ input: none, write: true }),
   'maintenance.integrityCheck': call<IntegrityReport>()({ input: none }),
+  /** 002 memory_reindex: every full-text row rebuilt with the current segmenter (also run at start when it changed). */
+  'maintenance.reindex': call<ReindexReport>()({ input: none, write: true }),
   'jobs.record': call<JobRun>()({
     input: z.strictObject({
       job: jobName,
@@ -69,8 +72,9 @@ export const contract = {
 
   // ── conversations, summaries, symbols, recall, cleanup (issue 3) ──────────
   'session.create': call<Session>()({
-    input: z.strictObject({ projectId: id.nullable().optional(), title: z.string().max(200).optional() }),
-    errors: ['NOT_FOUND'],
+    /** `id`: a caller-chosen conversation id (the Node host's 002 `--conversation <id>`); taken → CONFLICT. */
+    input: z.strictObject({ projectId: id.nullable().optional(), title: z.string().max(200).optional(), id: id.optional() }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
     write: true,
   }),
   'session.list': call<{ items: Session[]; total: number }>()({
