@@ -38,9 +38,10 @@ export interface OpenOptions {
  * on this machine's Chromium). A generous page cache keeps recall off the disk.
  */
 function tune(db: Database, persistent: boolean): void {
-  db.exec('PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY;');
+  // Exclusive locking must come before anything touches the file: a database whose header says WAL,
+  // opened in normal locking mode, wants shared memory the sahpool VFS does not have, and fails.
   if (persistent) db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL;');
-  db.exec('PRAGMA synchronous = FULL;');
+  db.exec('PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY; PRAGMA synchronous = FULL;');
 }
 
 /**
@@ -68,7 +69,8 @@ export async function openWasmDatabase(opts: OpenOptions): Promise<OpenedDatabas
       return { driver: createSqliteWasmDriver(db), storage: { kind: 'opfs', reason: null }, pool, db };
     } catch (err) {
       lastError = err instanceof Error ? err.message : String(err);
-      const busy = /Access Handles|NoModificationAllowed|InvalidState|locked/i.test(lastError);
+      // A closing tab may still be letting go of the files (access handles, the WAL) for a moment.
+      const busy = /Access Handles|NoModificationAllowed|InvalidState|locked|CANTOPEN|unable to open/i.test(lastError);
       if (!busy || Date.now() > deadline) break;
       opts.log.warn('db.open-retry', { attempt });
       await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 1000)));
