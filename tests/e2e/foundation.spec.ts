@@ -125,6 +125,16 @@ test.describe('issue 2 foundation', () => {
     await context.close();
   });
 
+  test('light and dark themes: chosen in settings, applied at once, kept after a reload', async ({ page }) => {
+    await open(page, '/settings');
+    await page.getByLabel('Theme', { exact: true }).selectOption('dark');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await page.getByLabel('Theme', { exact: true }).selectOption('light');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  });
+
   test('keyboard: skip link first, then the navigation', async ({ page }) => {
     await open(page, '/settings');
     await page.keyboard.press('Tab');

@@ -55,13 +55,54 @@ export async function afterReply(opts: { engine: EngineCaller; provider: ModelPr
     await engine.call('memory.extract', { sessionId: input.sessionId, userMessageId: input.userMessageId, ...(candidates === undefined ? {} : { candidates }) }),
   );
   let summariesImproved = 0;
-  if (provider.canGenerate) summariesImproved = await improveSummaries(engine, provider);
+  if (provider.canGenerate) {
+    await analyseTurn(engine, provider, input);
+    summariesImproved = await improveSummaries(engine, provider);
+  }
   return {
     remembered: extracted.decisions.filter((d) => d.kind !== 'noop' && d.kind !== 'ignore'),
     profileChanged: extracted.profileChanged,
     extractor,
     summariesImproved,
   };
+}
+
+const EMOTIONS = ['joy', 'gratitude', 'anger', 'frustration', 'sadness', 'anxiety', 'surprise', 'neutral'] as const;
+const analysisSchema = z.object({
+  current_topic: z.string().trim().min(1).max(200).nullable().catch(null),
+  context_variables: z.record(z.string().max(80), z.string().max(400)).catch({}),
+  last_emotion: z.enum(EMOTIONS).nullable().catch(null),
+});
+const ANALYSIS_SYSTEM =
+  'You track the state of a conversation. From the USER MESSAGE (and the assistant reply for context) reply with JSON only: ' +
+  '{"current_topic": short topic or null, "context_variables": {name: value} for temporary facts of this conversation (versions, file names, deadlines, settings), ' +
+  `"last_emotion": one of ${EMOTIONS.join('|')} or null}. Use the user's language for the topic.`;
+
+/** Seed 001 "Working memory update on each turn": with a model, its analysis sets topic, variables and emotion. */
+async function analyseTurn(engine: EngineCaller, provider: ModelProvider, input: AfterReplyInput): Promise<void> {
+  try {
+    const user = unwrap(await engine.call('message.get', { id: input.userMessageId }));
+    const assistant = input.assistantMessageId ? unwrap(await engine.call('message.get', { id: input.assistantMessageId })) : undefined;
+    const analysis = await provider.json(
+      {
+        messages: [
+          { role: 'system', content: ANALYSIS_SYSTEM },
+          { role: 'user', content: `USER MESSAGE:\n${user.content.slice(0, 4000)}${assistant ? `\n\nASSISTANT REPLY:\n${assistant.content.slice(0, 1500)}` : ''}` },
+        ],
+        json: true,
+        temperature: 0,
+      },
+      analysisSchema,
+    );
+    await engine.call('workingMemory.update', {
+      sessionId: input.sessionId,
+      currentTopic: analysis.current_topic,
+      contextVariables: Object.fromEntries(Object.entries(analysis.context_variables).slice(0, 24)),
+      lastEmotion: analysis.last_emotion,
+    });
+  } catch {
+    // The heuristic working memory (updated when the message was stored) stays as it is.
+  }
 }
 
 async function improveSummaries(engine: EngineCaller, provider: ModelProvider): Promise<number> {
