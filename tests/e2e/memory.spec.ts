@@ -7,9 +7,9 @@ type ChatBody = { messages: { role: string; content: string }[] };
 function chatRequests(server: FakeOpenAi): ChatBody[] {
   return server.requests
     .filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'))
-    .map((r) => r.body as ChatBody)
-    // The jobs worker's extraction call asks for JSON; the replies are the streamed ones.
-    .filter((b) => !JSON.stringify(b).includes('memory_updates'));
+    .map((r) => r.body as ChatBody & { stream?: boolean })
+    // The jobs worker's calls (extraction, turn analysis, summaries) ask for JSON; replies are streamed.
+    .filter((b) => b.stream === true);
 }
 
 /** The retrieved-memory lines (L4) and profile (L1) of the system message. */
@@ -26,6 +26,7 @@ test.describe('issue 4 long-term memory', () => {
     server = await startFakeOpenAi({
       replies: (req) => {
         const body = JSON.stringify(req.body);
+        if (body.includes('current_topic')) return { json: { current_topic: null, context_variables: {}, last_emotion: null } };
         if (!body.includes('memory_updates')) return { text: 'Noted.' };
         const stated = body.includes('I prefer answers in bullet points');
         return {
