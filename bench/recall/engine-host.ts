@@ -8,6 +8,7 @@ import type { Logger } from '../../src/lib/domain/log';
 import { createCaller, type EngineCaller } from '../../src/lib/engine/client/caller';
 import { createEngine } from '../../src/lib/engine/engine';
 import type { Input, Method, Output } from '../../src/lib/engine/protocol/contract';
+import type { RetrievalConfig } from '../../src/lib/domain/recall/config';
 import type { Migration } from '../../src/lib/engine/store/migrate';
 import { loadMigrationsFromDisk } from '../../src/lib/engine/store/migrations-fs';
 import { openWasmDatabase } from '../../src/lib/engine/store/open-wasm';
@@ -30,12 +31,16 @@ export interface BenchEngine {
   close(): void;
 }
 
-export async function openBenchEngine(start: number): Promise<BenchEngine> {
+/**
+ * `retrieval` is the product's retrieval config (EngineEnv.retrieval), read by the engine on every call: the
+ * ablation switches one technique off in it between passes over the same stored data.
+ */
+export async function openBenchEngine(start: number, opts: { retrieval?: Partial<RetrievalConfig> } = {}): Promise<BenchEngine> {
   migrations ??= loadMigrationsFromDisk();
   const clock = fixedClock(start);
   const opened = await openWasmDatabase({ persistent: false, log: countingLogger });
   const engine = createEngine(
-    { driver: opened.driver, clock, ids: sequentialIds('b'), log: countingLogger, storage: opened.storage, startedAt: start },
+    { driver: opened.driver, clock, ids: sequentialIds('b'), log: countingLogger, storage: opened.storage, startedAt: start, retrieval: opts.retrieval },
     migrations,
   );
   const ops = sequentialIds('bench-op');

@@ -16,6 +16,8 @@ import { runMadial } from './datasets/madial';
 import type { DatasetRun } from './datasets/common';
 import { engineWarnings } from './engine-host';
 import { printResult, toResult } from './output';
+import { ABLATION_NOTES, ablationOf, ablationPasses, type AblationResult } from './ablation';
+import { textTable } from '../lib/table';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SHARED = resolve(REPO, '../shared/bench');
@@ -35,6 +37,8 @@ const { values } = parseArgs({
     out: { type: 'string' },
     /** Development only: score the first N LongMemEval questions. */
     limit: { type: 'string' },
+    /** Each retrieval technique switched off in turn → bench/results/ablation.json (no baselines). */
+    ablation: { type: 'boolean' },
   },
 });
 
@@ -53,16 +57,40 @@ async function runOne(dataset: Dataset, opts: { data?: string; memory?: string; 
   console.log(`${printResult(result)}\n→ ${out}\n`);
 }
 
+async function runAblation(datasets: readonly Dataset[]): Promise<void> {
+  const out = resolve(values.out ?? join(REPO, 'bench/results/ablation.json'));
+  const result: AblationResult = { datasets: {}, notes: ABLATION_NOTES, machine: machineInfo() };
+  for (const dataset of datasets) {
+    const data = resolve(values.data ?? DEFAULTS[dataset].data);
+    const passes = ablationPasses(dataset);
+    const opts = { passes, baselines: false };
+    const t0 = performance.now();
+    let run: DatasetRun;
+    if (dataset === 'locomo') run = await runLocomo(data, opts);
+    else if (dataset === 'longmemeval') run = await runLongMemEval(data, { ...opts, limit: values.limit ? Number(values.limit) : undefined });
+    else run = await runMadial(data, resolve(values.memory ?? DEFAULTS.madial.memory), opts);
+    const r = ablationOf(run, passes, performance.now() - t0);
+    result.datasets[dataset] = r;
+    const keys = Object.keys(r.passes[passes[0]?.name ?? ''] ?? {});
+    console.log(`${dataset} ablation (n = ${r.n}, ${(r.elapsed_ms / 1000).toFixed(0)} s)`);
+    console.log(textTable(['pass', ...keys], Object.entries(r.passes).map(([name, m]) => [name, ...keys.map((k) => m[k])])));
+  }
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`→ ${out}`);
+}
+
 async function main(): Promise<void> {
   if (values.dataset !== undefined && !isDataset(values.dataset)) {
     console.error(`--dataset must be one of ${Object.keys(DEFAULTS).join(', ')}`);
     process.exit(2);
   }
-  if (values.dataset === undefined && (values.data || values.memory || values.out)) {
+  if (values.dataset === undefined && (values.data || values.memory || (values.out && !values.ablation))) {
     console.error('--data, --memory and --out need --dataset');
     process.exit(2);
   }
   const datasets: Dataset[] = values.dataset ? [values.dataset] : ['locomo', 'longmemeval', 'madial'];
+  if (values.ablation) return runAblation(datasets);
   for (const d of datasets) await runOne(d, { data: values.data, memory: values.memory, out: values.out });
   if (engineWarnings.size) console.warn('engine warnings:', Object.fromEntries(engineWarnings));
 }

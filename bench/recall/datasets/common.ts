@@ -1,3 +1,4 @@
+import type { RetrievalConfig } from '../../../src/lib/domain/recall/config';
 import type { RecallHit } from '../../../src/lib/engine/recall/types';
 import type { BenchEngine } from '../engine-host';
 import type { ItemScores, Shown, Slot } from '../evaluate';
@@ -25,4 +26,29 @@ export async function productShown(engine: BenchEngine, query: string, limits: r
   }
   const deepLimit = Math.max(...limits);
   return { byK, deep: byK.get(deepLimit) ?? [] };
+}
+
+/**
+ * One pass of the product over stored data: the name its scores are reported under and the retrieval config the
+ * engine reads for it (EngineEnv.retrieval — the app's own config object with some techniques switched off).
+ */
+export interface ProductPass {
+  name: string;
+  config: Partial<RetrievalConfig>;
+}
+
+/** The normal run: the product with its defaults, reported as `engram`. */
+export const PRODUCT_PASSES: readonly ProductPass[] = [{ name: 'engram', config: {} }];
+
+export interface RunOptions {
+  /** Product passes over the same stored data (the ablation); default: the product as shipped. */
+  passes?: readonly ProductPass[];
+  /** Run the peer baselines too (default true; the ablation skips them). */
+  baselines?: boolean;
+}
+
+/** Points the engine's live retrieval config at a pass (the engine reads it on every call). */
+export function applyPass(live: Partial<RetrievalConfig>, pass: ProductPass): void {
+  for (const key of Object.keys(live) as (keyof RetrievalConfig)[]) delete live[key];
+  Object.assign(live, pass.config);
 }

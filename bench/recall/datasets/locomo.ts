@@ -4,7 +4,8 @@ import { runBaselines } from '../baseline-runs';
 import { parseLocomoDate } from '../dates';
 import { openBenchEngine } from '../engine-host';
 import { DEEP_LIMIT, prefixes, shownAt, type ItemScores, type Shown, type Slot } from '../evaluate';
-import { MESSAGE_GAP_MS, productShown, type DatasetRun } from './common';
+import type { RetrievalConfig } from '../../../src/lib/domain/recall/config';
+import { applyPass, MESSAGE_GAP_MS, PRODUCT_PASSES, productShown, type DatasetRun, type RunOptions } from './common';
 
 /**
  * LoCoMo (README "Metrics"): each dialog turn (dia_id) is a unit; QA items of categories 1–4; recall@5/@10 of the
@@ -49,14 +50,16 @@ function scores(shown: Shown, gold: ReadonlySet<string>, mode: 'shown' | 'top50'
   return Object.fromEntries(KS.map((k) => [`recall@${k}`, recallAtK(ranking(k), gold, k)]));
 }
 
-export async function runLocomo(dataPath: string): Promise<DatasetRun> {
+export async function runLocomo(dataPath: string, opts: RunOptions = {}): Promise<DatasetRun> {
+  const passes = opts.passes ?? PRODUCT_PASSES;
   const data = JSON.parse(readFileSync(dataPath, 'utf8')) as LocomoConversation[];
   const items: ItemScores[] = [];
   const timings = new Map<string, number>();
   let skipped = 0;
   for (const conv of data) {
     const sessions = sessionsOf(conv);
-    const engine = await openBenchEngine(sessions[0]?.date ?? 0);
+    const retrieval: Partial<RetrievalConfig> = {};
+    const engine = await openBenchEngine(sessions[0]?.date ?? 0, { retrieval });
     const diaOf = new Map<number, string>();
     const docs: { id: string; text: string }[] = [];
     let t0 = performance.now();
@@ -80,19 +83,25 @@ export async function runLocomo(dataPath: string): Promise<DatasetRun> {
     const questions = conv.qa.filter((q) => q.category >= 1 && q.category <= 4);
     const golds = questions.map((q) => new Set(normaliseEvidence(q.evidence)));
     t0 = performance.now();
-    const engram: Shown[] = [];
-    for (const q of questions) engram.push(await productShown(engine, q.question, [...KS, DEEP_LIMIT], (h) => ({ unit: h.isSummary ? null : (diaOf.get(h.turnId ?? -1) ?? null) })));
+    const product = new Map<string, Shown[]>();
+    for (const pass of passes) {
+      applyPass(retrieval, pass);
+      const shown: Shown[] = [];
+      for (const q of questions) shown.push(await productShown(engine, q.question, [...KS, DEEP_LIMIT], (h) => ({ unit: h.isSummary ? null : (diaOf.get(h.turnId ?? -1) ?? null) })));
+      product.set(pass.name, shown);
+    }
     timings.set('engram.recall', (timings.get('engram.recall') ?? 0) + performance.now() - t0);
     engine.close();
 
-    const baseline = await runBaselines({ docs, language: 'en', queries: questions.map((q) => q.question), timings });
+    const baseline = opts.baselines === false ? new Map<string, string[][]>() : await runBaselines({ docs, language: 'en', queries: questions.map((q) => q.question), timings });
     questions.forEach((q, i) => {
       const gold = golds[i] as Set<string>;
       if (gold.size === 0) {
         skipped++;
         return;
       }
-      const systems: ItemScores['systems'] = { engram: { shown: scores(engram[i] as Shown, gold, 'shown'), top50: scores(engram[i] as Shown, gold, 'top50') } };
+      const systems: ItemScores['systems'] = {};
+      for (const [name, shown] of product) systems[name] = { shown: scores(shown[i] as Shown, gold, 'shown'), top50: scores(shown[i] as Shown, gold, 'top50') };
       for (const [name, lists] of baseline) {
         const shown = prefixes((lists[i] ?? []).map((id): Slot => ({ unit: id })), KS);
         systems[name] = { shown: scores(shown, gold, 'shown'), top50: scores(shown, gold, 'top50') };

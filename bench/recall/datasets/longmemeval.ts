@@ -4,7 +4,8 @@ import { runBaselines } from '../baseline-runs';
 import { parseLongMemEvalDate } from '../dates';
 import { openBenchEngine } from '../engine-host';
 import { DEEP_LIMIT, prefixes, shownAt, type ItemScores, type Shown, type Slot } from '../evaluate';
-import { MESSAGE_GAP_MS, productShown, type DatasetRun } from './common';
+import type { RetrievalConfig } from '../../../src/lib/domain/recall/config';
+import { applyPass, MESSAGE_GAP_MS, PRODUCT_PASSES, productShown, type DatasetRun, type RunOptions } from './common';
 
 /**
  * LongMemEval-S (README "Metrics"): `_abs` questions skipped; a session is gold if its id starts with `answer_` and
@@ -58,7 +59,8 @@ function scores(shown: Shown, gold: { sessions: Set<string>; turns: Set<string> 
   };
 }
 
-export async function runLongMemEval(dataPath: string, opts: { limit?: number } = {}): Promise<DatasetRun> {
+export async function runLongMemEval(dataPath: string, opts: { limit?: number } & RunOptions = {}): Promise<DatasetRun> {
+  const passes = opts.passes ?? PRODUCT_PASSES;
   const data = (JSON.parse(readFileSync(dataPath, 'utf8')) as Question[]).filter((q) => !q.question_id.endsWith('_abs'));
   const items: ItemScores[] = [];
   const timings = new Map<string, number>();
@@ -74,7 +76,8 @@ export async function runLongMemEval(dataPath: string, opts: { limit?: number } 
       .map((messages, s) => ({ messages, id: q.haystack_session_ids[s] ?? '', date: parseLongMemEvalDate(q.haystack_dates[s] ?? ''), s }))
       .filter((x, i, all) => all.findIndex((y) => y.id === x.id) === i)
       .sort((a, b) => a.date - b.date || a.s - b.s);
-    const engine = await openBenchEngine(order[0]?.date ?? 0);
+    const retrieval: Partial<RetrievalConfig> = {};
+    const engine = await openBenchEngine(order[0]?.date ?? 0, { retrieval });
     const unitOf = new Map<number, string>();
     const haystackOf = new Map<string, string>();
     const docs: { id: string; text: string }[] = [];
@@ -94,15 +97,23 @@ export async function runLongMemEval(dataPath: string, opts: { limit?: number } 
     timings.set('engram.store', (timings.get('engram.store') ?? 0) + performance.now() - t0);
     engine.clock.set(parseLongMemEvalDate(q.question_date));
     t0 = performance.now();
-    const engram = await productShown(engine, q.question, [...KS, DEEP_LIMIT], (h) => ({
-      unit: h.isSummary ? null : (unitOf.get(h.turnId ?? -1) ?? null),
-      session: haystackOf.get(h.conversationId) ?? null,
-    }));
+    const product = new Map<string, Shown>();
+    for (const pass of passes) {
+      applyPass(retrieval, pass);
+      product.set(
+        pass.name,
+        await productShown(engine, q.question, [...KS, DEEP_LIMIT], (h) => ({
+          unit: h.isSummary ? null : (unitOf.get(h.turnId ?? -1) ?? null),
+          session: haystackOf.get(h.conversationId) ?? null,
+        })),
+      );
+    }
     timings.set('engram.recall', (timings.get('engram.recall') ?? 0) + performance.now() - t0);
     engine.close();
 
-    const baseline = await runBaselines({ docs, language: 'en', queries: [q.question], timings });
-    const systems: ItemScores['systems'] = { engram: { shown: scores(engram, gold, 'shown'), top50: scores(engram, gold, 'top50') } };
+    const baseline = opts.baselines === false ? new Map<string, string[][]>() : await runBaselines({ docs, language: 'en', queries: [q.question], timings });
+    const systems: ItemScores['systems'] = {};
+    for (const [name, shown] of product) systems[name] = { shown: scores(shown, gold, 'shown'), top50: scores(shown, gold, 'top50') };
     for (const [name, lists] of baseline) {
       const shown = prefixes((lists[0] ?? []).map((id): Slot => ({ unit: id, session: sessionOfUnit(id) })), KS);
       systems[name] = { shown: scores(shown, gold, 'shown'), top50: scores(shown, gold, 'top50') };

@@ -4,7 +4,8 @@ import { runBaselines, type BaselineQuery } from '../baseline-runs';
 import { parseIsoDay } from '../dates';
 import { openBenchEngine } from '../engine-host';
 import { prefixes, shownAt, type ItemScores, type Shown, type Slot } from '../evaluate';
-import { MESSAGE_GAP_MS, type DatasetRun } from './common';
+import type { RetrievalConfig } from '../../../src/lib/domain/recall/config';
+import { applyPass, MESSAGE_GAP_MS, PRODUCT_PASSES, type DatasetRun, type RunOptions } from './common';
 
 /**
  * MADial-Bench zh (README "Metrics"): the user's memories go into the memory store, the dialogue before its
@@ -66,7 +67,8 @@ function scores(shown: Shown, gold: ReadonlySet<string>): Record<string, number>
   return Object.fromEntries(KS.map((k) => [`recall@${k}`, recallAtK(shownAt(shown, k).map((s) => s.unit), gold, k)]));
 }
 
-export async function runMadial(dataPath: string, memoryPath: string): Promise<DatasetRun> {
+export async function runMadial(dataPath: string, memoryPath: string, opts: RunOptions = {}): Promise<DatasetRun> {
+  const passes = opts.passes ?? PRODUCT_PASSES;
   const dialogues = readJsonl<MadialDialogue>(dataPath);
   const memories = readJsonl<Record<string, MadialMemory>>(memoryPath).flatMap((row) => Object.values(row));
   // The dialogues happen after everything remembered: one day after the newest memory.
@@ -75,7 +77,8 @@ export async function runMadial(dataPath: string, memoryPath: string): Promise<D
   const timings = new Map<string, number>();
   for (const d of dialogues) {
     const mine = memories.filter((m) => m['user-id'] === d['user-id']).sort((a, b) => parseIsoDay(a.time) - parseIsoDay(b.time) || Number(a.id) - Number(b.id));
-    const engine = await openBenchEngine(parseIsoDay(mine[0]?.time ?? '2023-01-01'));
+    const retrieval: Partial<RetrievalConfig> = {};
+    const engine = await openBenchEngine(parseIsoDay(mine[0]?.time ?? '2023-01-01'), { retrieval });
     const madialId = new Map<string, string>();
     let t0 = performance.now();
     for (const m of mine) {
@@ -98,19 +101,27 @@ export async function runMadial(dataPath: string, memoryPath: string): Promise<D
     const userTurns = turns.filter((t) => t.role === 'user').map((t) => t.text);
     const query = userTurns.at(-1) ?? '';
     t0 = performance.now();
-    const byK = new Map<number, Slot[]>();
-    for (const k of KS) {
-      const res = await engine.call('memory.retrieve', { query, topN: k, sessionId });
-      byK.set(k, res.items.map((it) => ({ unit: madialId.get(it.memory.id) ?? null })));
+    const product = new Map<string, Shown>();
+    for (const pass of passes) {
+      applyPass(retrieval, pass);
+      const byK = new Map<number, Slot[]>();
+      for (const k of KS) {
+        const res = await engine.call('memory.retrieve', { query, topN: k, sessionId });
+        byK.set(k, res.items.map((it) => ({ unit: madialId.get(it.memory.id) ?? null })));
+      }
+      product.set(pass.name, { byK, deep: byK.get(10) ?? [] });
     }
     timings.set('engram.recall', (timings.get('engram.recall') ?? 0) + performance.now() - t0);
     engine.close();
 
     const gold = new Set(d['relevant-id'].map(String));
     const weighted: BaselineQuery = userTurns.map((text, i) => ({ text, weight: recencyWeight(userTurns.length - 1 - i) }));
-    const baseline = await runBaselines({ docs: mine.map((m) => ({ id: String(m.id), text: m.event })), language: 'zh', queries: [weighted], timings });
-    const engram: Shown = { byK, deep: byK.get(10) ?? [] };
-    const systems: ItemScores['systems'] = { engram: { shown: scores(engram, gold) } };
+    const baseline =
+      opts.baselines === false
+        ? new Map<string, string[][]>()
+        : await runBaselines({ docs: mine.map((m) => ({ id: String(m.id), text: m.event })), language: 'zh', queries: [weighted], timings });
+    const systems: ItemScores['systems'] = {};
+    for (const [name, shown] of product) systems[name] = { shown: scores(shown, gold) };
     for (const [name, lists] of baseline) systems[name] = { shown: scores(prefixes((lists[0] ?? []).map((id) => ({ unit: id })), KS), gold) };
     items.push({ category: `user-${d['user-id']}`, systems });
   }

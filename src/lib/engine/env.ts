@@ -3,6 +3,7 @@ import type { Logger } from '../domain/log';
 import type { StorageKind } from './protocol/types';
 import type { SqlDriver } from './store/driver';
 import type { ContextTuning } from './context/tuning';
+import type { RetrievalConfig } from '../domain/recall/config';
 import type { ProjectFileStore } from './files/project-file-store';
 
 /** What every handler factory receives. */
@@ -17,4 +18,6 @@ export interface EngineEnv {
   readonly files?: ProjectFileStore;
   /** Overrides of the context engine's limits (tests). */
   readonly context?: Partial<ContextTuning>;
+  /** Overrides of the retrieval techniques and constants (tests, the ablation benchmark); read on every call. */
+  readonly retrieval?: Partial<RetrievalConfig>;
 }

@@ -4,6 +4,7 @@
  */
 import { fixedClock, sequentialIds } from '../domain/clock';
 import { memoryLogger } from '../domain/log';
+import type { RetrievalConfig } from '../domain/recall/config';
 import type { ContextTuning } from './context/tuning';
 import { createEngine, type Engine } from './engine';
 import { memoryProjectFileStore, type ProjectFileStore } from './files/project-file-store';
@@ -12,14 +13,16 @@ import { openWasmDatabase } from './store/open-wasm';
 
 export const T0 = Date.UTC(2026, 0, 17, 10, 30, 0);
 
-export async function createTestEngine(opts: { now?: number; files?: ProjectFileStore; context?: Partial<ContextTuning> } = {}) {
+export async function createTestEngine(
+  opts: { now?: number; files?: ProjectFileStore; context?: Partial<ContextTuning>; retrieval?: Partial<RetrievalConfig> } = {},
+) {
   const clock = fixedClock(opts.now ?? T0);
   const log = memoryLogger();
   const opened = await openWasmDatabase({ persistent: false, log });
   // Project setting files live in memory for tests (OPFS in the browser worker).
   const files = opts.files ?? memoryProjectFileStore(clock);
   const engine = createEngine(
-    { driver: opened.driver, clock, ids: sequentialIds('t'), log, storage: opened.storage, startedAt: clock.now(), files, context: opts.context },
+    { driver: opened.driver, clock, ids: sequentialIds('t'), log, storage: opened.storage, startedAt: clock.now(), files, context: opts.context, retrieval: opts.retrieval },
     migrations,
   );
   return { engine, clock, log, driver: opened.driver, files };

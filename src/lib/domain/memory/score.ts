@@ -40,6 +40,11 @@ export interface ScoreExplanation {
   multipliers: { preference: number; topic: number };
   /** i18n-free codes the UI translates. */
   notes: ScoreNote[];
+  /**
+   * Where keyword_score came from (issue 8): each lexical view's weighted share before scaling to the best memory —
+   * the message, the user's earlier turns, the conversation's mood (domain/memory/keyword-fusion.ts).
+   */
+  keywordParts?: Partial<Record<'message' | 'dialogue' | 'emotion', number>>;
 }
 
 const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);

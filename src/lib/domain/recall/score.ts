@@ -6,12 +6,6 @@
  */
 export const RECALL_WEIGHTS = { symbol: 0.4, recency: 0.3, context: 0.3 } as const;
 
-/**
- * A summary names a symbol less precisely than the turn that discusses it: its key symbols count with
- * this relevance, so the turn itself ranks first for an exact symbol query (SC-LTM-002).
- */
-export const SUMMARY_SYMBOL_RELEVANCE = 0.5;
-
 /** Recency halves every 30 days: old enough to matter across weeks of a project, not minutes. */
 export const RECALL_RECENCY_HALF_LIFE_DAYS = 30;
 
@@ -36,11 +30,6 @@ export function recallScore(terms: RecallTerms): RecallScore {
   return { relevance: weighted.symbol + weighted.recency + weighted.context, terms, weighted };
 }
 
-export function recencyScore(createdAt: number, now: number, halfLifeDays = RECALL_RECENCY_HALF_LIFE_DAYS): number {
-  const ageDays = Math.max(0, now - createdAt) / 86_400_000;
-  return Math.pow(0.5, ageDays / halfLifeDays);
-}
-
 /**
  * How well a turn's symbols cover the query's symbols: each query symbol found counts with the turn's
  * relevance for it (exact match, case-insensitive). 0 when the query names no symbol.
@@ -52,40 +41,46 @@ export function symbolMatchScore(querySymbols: readonly string[], turnSymbols: R
   return Math.min(1, sum / querySymbols.length);
 }
 
-/** FTS5 bm25 ranks (negative; lower is better) → 0..1 by the best rank in the candidate set. */
-export function bm25Similarity(rank: number, bestRank: number): number {
-  if (!(bestRank < 0) || !(rank < 0)) return 0;
-  return Math.min(1, rank / bestRank);
-}
-
 /**
- * 002 REQ-LTM-002 "召回时: 最近 5 轮完整内容, 更早轮次仅摘要": an older (summarised) block is
- * represented by its summary plus its single best turn, never by a run of its turns, and any other
- * block yields at most this many hits — so one long matching stretch cannot crowd out the rest.
+ * 002 REQ-LTM-002 "召回时: 最近 5 轮完整内容, 更早轮次仅摘要", read for a ranked list: a block of turns yields at most
+ * MAX_HITS_PER_BLOCK turns, so one long matching stretch cannot crowd out the rest; when a summarised block has more
+ * relevant turns than that, its summary is listed in place of the next one — it stands for the rest of the block.
+ * A summary therefore takes a slot only when its block holds more than the list would show.
  */
 export const MAX_HITS_PER_BLOCK = 2;
-/** A summary brought in by one of its turns ranks just below that turn. */
-export const SUMMARY_FROM_TURN_FACTOR = 0.95;
 
 export interface Blocked {
   block: string;
-  /** This hit's own cap for its block (default MAX_HITS_PER_BLOCK). */
-  cap?: number;
   relevance: number;
   createdAt: number;
 }
 
-/** Best first, at most MAX_HITS_PER_BLOCK per block, up to `limit`. */
-export function diversify<T extends Blocked>(hits: readonly T[], limit: number, perBlock = MAX_HITS_PER_BLOCK): T[] {
+/**
+ * Best first (ties: newer first), at most `perBlock` per block, up to `limit`; `standIn(block, skipped)` may offer
+ * the hit to list instead of the first one a block's cap turns away (at most once per block).
+ */
+export function diversify<T extends Blocked>(
+  hits: readonly T[],
+  limit: number,
+  opts: { perBlock?: number; standIn?: (block: string, skipped: T) => T | null } = {},
+): T[] {
+  const perBlock = opts.perBlock ?? MAX_HITS_PER_BLOCK;
   const sorted = [...hits].sort((a, b) => b.relevance - a.relevance || b.createdAt - a.createdAt);
   const used = new Map<string, number>();
+  const stoodIn = new Set<string>();
   const out: T[] = [];
   for (const h of sorted) {
-    const n = used.get(h.block) ?? 0;
-    if (n >= (h.cap ?? perBlock)) continue;
-    used.set(h.block, n + 1);
-    out.push(h);
     if (out.length >= limit) break;
+    const n = used.get(h.block) ?? 0;
+    if (n < perBlock) {
+      used.set(h.block, n + 1);
+      out.push(h);
+      continue;
+    }
+    if (stoodIn.has(h.block)) continue;
+    stoodIn.add(h.block);
+    const standIn = opts.standIn?.(h.block, h);
+    if (standIn) out.push(standIn);
   }
   return out;
 }

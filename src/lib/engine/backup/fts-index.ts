@@ -1,6 +1,6 @@
 import type { Row } from '../../domain/backup';
 import type { SqlDriver } from '../store/driver';
-import { memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from '../store/fts-columns';
+import { MEMORY_FTS_COLUMNS, memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from '../store/fts-columns';
 
 /**
  * The full-text rows of the three indexed tables, rebuilt from a row's content. FTS tables are
@@ -28,7 +28,7 @@ export const FTS_INDEXES = {
   },
   memories: {
     table: 'memories_fts',
-    columns: ['body', 'key'],
+    columns: MEMORY_FTS_COLUMNS,
     values: (row: Row) =>
       memoryFtsColumns({ content: row.content as string, tags: row.tags as string[], value: row.value, key: row.key as string }),
   },

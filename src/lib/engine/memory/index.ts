@@ -1,4 +1,5 @@
 import type { Logger } from '../../domain/log';
+import { retrievalConfig } from '../../domain/recall/config';
 import type { EngineEnv } from '../env';
 import type { WorkingMemoryRegistry } from '../conversation/working-memory-registry';
 import { createMemoryQuery } from '../store/memory-query';
@@ -51,7 +52,21 @@ export function createMemoryServices(deps: {
       settings,
       eviction,
     }),
-    retrieval: createRetrievalService({ query, settings, workingMemory: deps.workingMemory, clock: env.clock, log }),
+    retrieval: createRetrievalService({
+      query,
+      settings,
+      workingMemory: deps.workingMemory,
+      recentUserTexts: (sessionId, limit) =>
+        deps.messages
+          .list(sessionId, { limit: limit * 2 + 2 })
+          .filter((m) => m.role === 'user')
+          .reverse()
+          .slice(0, limit)
+          .map((m) => m.content),
+      clock: env.clock,
+      log,
+      config: () => retrievalConfig(env.retrieval),
+    }),
     search: createMemorySearch({ query, log }),
     extraction: createExtractionService({ messages: deps.messages, profile, writer, eviction, settings, log }),
     undo: createMemoryUndo({ memories }),

@@ -7,8 +7,12 @@ import {
   scoreMemory,
   type MemoryRecord,
 } from '../../domain/memory';
+import { detectEmotion } from '../../domain/conversation/emotion';
+import { dialogueWeight, EMOTION_WEIGHT, emotionWords, fuseKeywordScores, type KeywordPart } from '../../domain/memory/keyword-fusion';
+import { retrievalConfig, type RetrievalConfig } from '../../domain/recall/config';
 import { buildMatchQuery } from '../../domain/text/fts-query';
-import { extractKeywords } from '../../domain/text/keywords';
+import { gramsMatchQuery, queryBigrams } from '../../domain/text/grams';
+import { extractKeywords, isStopWord } from '../../domain/text/keywords';
 import { hasCjk } from '../../domain/text/segment';
 import type { Clock } from '../../domain/clock';
 import type { WorkingMemoryRegistry } from '../conversation/working-memory-registry';
@@ -22,6 +26,13 @@ const FTS_CANDIDATES = 200;
 const PREFERENCE_LANE = 20;
 const MAX_QUERY_KEYWORDS = 16;
 const MAX_TOPIC_KEYWORDS = 6;
+/** CJK character pairs asked for per text. */
+const MAX_QUERY_GRAMS = 32;
+/** The user's earlier turns of the conversation that join the search (newest first). */
+const DIALOGUE_TURNS = 6;
+
+/** A pair made only of stop characters (我们, 什么, 了吗) matches everything and says nothing. */
+const stopGram = (g: string) => isStopWord(g) || [...g].every((c) => isStopWord(c));
 
 export interface RetrieveInput {
   query: string;
@@ -32,7 +43,7 @@ export interface RetrieveInput {
   purpose?: 'context' | 'api';
 }
 
-type Candidate = { memory: MemoryRecord; keywordScore: number; via: RetrievalVia };
+type Candidate = { memory: MemoryRecord; keywordScore: number; via: RetrievalVia; parts?: Partial<Record<string, number>> };
 
 /** A 1–2 character CJK term may be missed by the word index (TECH-NOTES "Chinese full-text search"). */
 const isShortCjk = (term: string) => hasCjk(term) && Array.from(term).length <= 2;
@@ -52,23 +63,70 @@ export function createRetrievalService(deps: {
   query: MemoryQuery;
   settings: SettingsRepo;
   workingMemory: Pick<WorkingMemoryRegistry, 'peek'>;
+  /** The conversation's user messages, newest first (for the dialogue view). */
+  recentUserTexts?: (sessionId: string, limit: number) => string[];
   clock: Clock;
   log: Logger;
+  /** The retrieval config (EngineEnv.retrieval with defaults), read per call. */
+  config?: () => RetrievalConfig;
 }) {
-  function keywordCandidates(terms: readonly string[], scope: CandidateScope): { found: Candidate[]; ftsFailed: boolean } {
-    const match = buildMatchQuery(terms);
-    if (!match) return { found: [], ftsFailed: false };
+  const config = deps.config ?? (() => retrievalConfig());
+
+  /** One lexical view: words (and CJK pairs) of `text` → memory id → bm25 scaled to the view's best. */
+  function view(text: string, extra: readonly string[], scope: CandidateScope, cfg: RetrievalConfig, into: Map<string, MemoryRecord>): Map<string, number> {
+    const words = buildMatchQuery([...new Set([...extractKeywords(text, { max: MAX_QUERY_KEYWORDS }), ...extra])]);
+    const grams = cfg.memoryGrams ? gramsMatchQuery(queryBigrams(text, { max: MAX_QUERY_GRAMS, stop: stopGram })) : null;
+    const match = [words, grams].filter((m): m is string => m !== null).join(' OR ');
+    if (!match) return new Map();
+    const rows = deps.query.ftsCandidates(match, scope, FTS_CANDIDATES);
+    const scores = normaliseBm25(rows.map((r) => r.rank));
+    const out = new Map<string, number>();
+    rows.forEach((r, i) => {
+      into.set(r.memory.id, r.memory);
+      out.set(r.memory.id, scores[i] ?? 0);
+    });
+    return out;
+  }
+
+  /**
+   * FTS5 candidates from every view (the message, the user's earlier turns, the mood), fused into 001's
+   * keyword_score (domain/memory/keyword-fusion.ts). Throws when FTS5 fails; the caller falls back to LIKE.
+   */
+  function fusedCandidates(input: { query: string; terms: readonly string[]; sessionId?: string; emotion: string[] }, scope: CandidateScope): Candidate[] {
+    const cfg = config();
+    const memories = new Map<string, MemoryRecord>();
+    const parts: KeywordPart[] = [{ view: 'message', weight: 1, scores: view(input.query, input.terms, scope, cfg, memories) }];
+    if (cfg.memoryDialogue && input.sessionId && deps.recentUserTexts) {
+      const earlier = deps.recentUserTexts(input.sessionId, DIALOGUE_TURNS + 1).filter((t) => t.trim() !== input.query.trim()).slice(0, DIALOGUE_TURNS);
+      earlier.forEach((text, i) => parts.push({ view: 'dialogue', weight: dialogueWeight(i + 1), scores: view(text, [], scope, cfg, memories) }));
+    }
+    if (cfg.memoryEmotion && input.emotion.length) {
+      const match = buildMatchQuery(input.emotion, { prefix: false });
+      const rows = match ? deps.query.ftsCandidates(match, scope, FTS_CANDIDATES) : [];
+      for (const r of rows) memories.set(r.memory.id, r.memory);
+      parts.push({ view: 'emotion', weight: EMOTION_WEIGHT, scores: new Map(rows.map((r) => [r.memory.id, 1])) });
+    }
+    return [...fuseKeywordScores(parts)].flatMap(([id, f]) => {
+      const memory = memories.get(id);
+      return memory ? [{ memory, keywordScore: f.keywordScore, via: 'fts' as const, parts: f.parts }] : [];
+    });
+  }
+
+  function keywordCandidates(
+    input: { query: string; terms: readonly string[]; sessionId?: string; emotion: string[] },
+    scope: CandidateScope,
+  ): { found: Candidate[]; ftsFailed: boolean } {
+    const { terms } = input;
     let ftsFailed = false;
     try {
-      const rows = deps.query.ftsCandidates(match, scope, FTS_CANDIDATES);
-      const scores = normaliseBm25(rows.map((r) => r.rank));
-      const found = rows.map((r, i): Candidate => ({ memory: r.memory, keywordScore: scores[i] ?? 0, via: 'fts' }));
+      const found = fusedCandidates(input, scope);
       if (found.length > 0 || !terms.some(isShortCjk)) return { found, ftsFailed };
     } catch (err) {
       // The index is missing or damaged: LIKE stands in. Only the error class is logged (the SQL holds user words).
       ftsFailed = true;
       deps.log.warn('memory.fts-failed', { stage: 'retrieve', cause: err instanceof Error ? err.name : 'unknown' });
     }
+    if (terms.length === 0) return { found: [], ftsFailed };
     const like = deps.query.likeCandidates(terms, scope, FTS_CANDIDATES);
     return { found: like.map((m) => ({ memory: m, keywordScore: likeKeywordScore(likeHaystack(m), terms), via: 'like' })), ftsFailed };
   }
@@ -87,7 +145,9 @@ export function createRetrievalService(deps: {
       const scope: CandidateScope = { projectId: input.projectId ?? null };
       // 001 "Working memory context boost": the topic's keywords join the search condition.
       const terms = [...new Map([...keywords, ...topicKeywords].map((k) => [k.toLowerCase(), k])).values()];
-      const { found, ftsFailed } = keywordCandidates(terms, scope);
+      const mood = input.sessionId ? deps.workingMemory.peek(input.sessionId)?.lastEmotion : null;
+      const emotion = emotionWords(mood ?? detectEmotion(input.query));
+      const { found, ftsFailed } = keywordCandidates({ query: input.query, terms, sessionId: input.sessionId, emotion: [...emotion] }, scope);
       const candidates = new Map(found.map((c) => [c.memory.id, c]));
       if (preferenceQuery) {
         for (const m of deps.query.preferenceLane(scope, PREFERENCE_LANE)) {
@@ -101,7 +161,7 @@ export function createRetrievalService(deps: {
       const scored = all.map((c) => ({
         memory: c.memory,
         via: c.via,
-        explanation: scoreMemory({ keywordScore: c.keywordScore, memory: c.memory, now, preferenceQuery, topicKeywords, maxAccessCount }),
+        explanation: { ...scoreMemory({ keywordScore: c.keywordScore, memory: c.memory, now, preferenceQuery, topicKeywords, maxAccessCount }), keywordParts: c.parts ?? {} },
       }));
       const items = rankScored(scored, topN).map((s) => ({ memory: s.memory, score: s.explanation, via: s.via }));
       return { ...base, items, ftsFailed };

@@ -1,199 +1,211 @@
-import {
-  bm25Similarity,
-  diversify,
-  recallScore,
-  recencyScore,
-  SUMMARY_FROM_TURN_FACTOR,
-  SUMMARY_SYMBOL_RELEVANCE,
-  symbolMatchScore,
-} from '../../domain/recall/score';
+import { retrievalConfig } from '../../domain/recall/config';
+import { nameCandidates, recencyCue, roleCue } from '../../domain/recall/query-cues';
+import { answerType } from '../../domain/recall/answer-type';
+import type { WeightedTerm } from '../../domain/recall/coverage';
+import { rankTurns, refineHead, type RankedTurn, type Refinement, type TurnFacts } from '../../domain/recall/rank-turns';
+import { diversify } from '../../domain/recall/score';
+import { speakersFromMentions, type Role } from '../../domain/recall/speakers';
+import { recencyBasis } from '../../domain/recall/time-fit';
 import { buildMatchQuery } from '../../domain/text/fts-query';
 import { extractKeywords } from '../../domain/text/keywords';
 import { querySymbols } from '../../domain/text/symbols';
+import { resolveTimeExpressions } from '../../domain/text/time-expressions';
 import type { EngineEnv } from '../env';
-import type { RecallHit, RecallResponse } from './types';
+import { selectTerms } from './term-selection';
+import { createTurnIndex, type SummaryBlock } from './turn-index';
+import type { RecallHit, RecallQueryInfo, RecallResponse } from './types';
 
-const FTS_CANDIDATES = 120;
-const SUMMARY_CANDIDATES = 30;
+/** Turns a named time range adds as candidates (newest first), for questions like "what did we discuss yesterday". */
+const TIME_LANE = 60;
+/** Turns read to learn who a name in the question is (newest first). */
+const NAME_MENTIONS = 200;
+const MAX_NAMES = 3;
+const SYMBOL_HITS = 50;
+/** The best text candidates whose neighbours are read (a reply to a weak match cannot reach the list anyway). */
+const NEIGHBOURED = 50;
 
-interface TurnRow {
-  id: number;
-  session_id: string;
-  turn_no: number;
-  role: 'user' | 'assistant';
-  content: string;
-  created_at: number;
-  title: string;
+/** The ids of the `n` best bm25 ranks (lower is better). */
+function bestOf(ranks: ReadonlyMap<number, number>, n: number): Set<number> {
+  return new Set([...ranks].sort((a, b) => a[1] - b[1]).slice(0, n).map(([id]) => id));
 }
 
-interface SummaryRow {
-  id: number;
-  session_id: string;
-  start_turn: number;
-  end_turn: number;
-  summary: string;
-  key_symbols: string;
-  created_at: number;
-  title: string;
+/** The head of the ranking that can reach a list of `limit`: limit × HEAD_FACTOR + HEAD_EXTRA. */
+const HEAD_FACTOR = 4;
+const HEAD_EXTRA = 20;
+
+type Light = Omit<RecallHit, 'content' | 'summary' | 'sessionTitle'> & { block: string; cover: SummaryBlock | undefined };
+
+export interface RecallInput {
+  query: string;
+  limit: number;
+  currentSessionId?: string;
+  recentTurns: number;
+  blockSize: number;
+  includeSummaries: boolean;
 }
-
-type Hit = RecallHit & { block: string; cap?: number };
-
-const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
 /**
- * Seed 002 memory_recall: query → symbols and keywords → candidates from the symbol index and the
- * full-text indexes of turns and summaries → 002's score → top K, where an older block of turns is
- * represented by its summary and its best turn (REQ-LTM-002). Works across all conversations
- * (SC-LTM-004); the current session's most recent turns are left out, as they are in the context in full.
+ * Seed 002 memory_recall, issue 8's retrieval (docs/design/06-retrieval.md):
+ *
+ *   query ─▶ keywords, symbols, time ranges, recency / role / name cues
+ *        ─▶ candidates: bm25 over turns (common terms pruned, newest window at scale) ∪ symbol index ∪ time range
+ *             ∪ their neighbouring turns
+ *        ─▶ rankTurns: context = RRF(turn ranking with speaker cue and neighbours, session ranking);
+ *                      recency = temporal fit; symbol match          → 002's relevance
+ *        ─▶ diversify: ≤ 2 turns per block; a summarised block's summary stands for the rest of it
+ *
+ * Works across all conversations (SC-LTM-004); the current session's most recent turns are left out, as they are
+ * in the context in full.
  */
-export function createRecallService({ driver, clock }: Pick<EngineEnv, 'driver' | 'clock'>) {
-  function ftsRanks(table: 'messages_fts' | 'summaries_fts', match: string | null, limit: number): Map<number, number> {
-    const ranks = new Map<number, number>();
-    if (!match) return ranks;
-    try {
-      for (const r of driver.all<{ rowid: number; rank: number }>(`SELECT rowid, rank FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ?`, [match, limit]))
-        ranks.set(r.rowid, r.rank);
-    } catch {
-      // A query FTS5 cannot parse yields no text candidates; symbols still work.
+export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'retrieval'>) {
+  const index = createTurnIndex(env.driver);
+  const currentConfig = () => retrievalConfig(env.retrieval);
+
+  /** Per conversation, the roles the question's names belong to, and the names that resolved. */
+  function resolveNames(names: readonly string[]): { roles: Map<string, Set<Role>>; resolved: string[] } {
+    const roles = new Map<string, Set<Role>>();
+    const resolved: string[] = [];
+    for (const name of names.slice(0, MAX_NAMES)) {
+      const match = buildMatchQuery([name], { prefix: false });
+      if (!match) continue;
+      const found = speakersFromMentions(index.mentions(match, NAME_MENTIONS), name);
+      if (found.size === 0) continue;
+      resolved.push(name);
+      for (const [session, role] of found) roles.set(session, (roles.get(session) ?? new Set<Role>()).add(role));
     }
-    return ranks;
+    return { roles, resolved };
   }
 
-  /** turn id → (lower-cased symbol → relevance) for the query's symbols. */
-  function symbolMatches(symbols: readonly string[]): Map<number, Map<string, number>> {
-    const hits = new Map<number, Map<string, number>>();
-    if (!symbols.length) return hits;
-    const rows = driver.all<{ turn_id: number; symbol: string; relevance: number }>(
-      `SELECT turn_id, symbol, relevance FROM symbol_index WHERE symbol IN (${placeholders(symbols.length)}) ORDER BY relevance DESC LIMIT 500`,
-      symbols,
-    );
-    for (const r of rows) {
-      const m = hits.get(r.turn_id) ?? new Map<string, number>();
-      const key = r.symbol.toLowerCase();
-      m.set(key, Math.max(m.get(key) ?? 0, r.relevance));
-      hits.set(r.turn_id, m);
-    }
-    return hits;
+  /** Only the head of the ranking can reach a list of `limit` (≤ 2 per block); the rest is never read again. */
+  function headOf(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, limit: number): RankedTurn[] {
+    return [...ranked]
+      .sort((a, b) => b.score.relevance - a.score.relevance || (facts.get(b.id)?.createdAt ?? 0) - (facts.get(a.id)?.createdAt ?? 0))
+      .slice(0, limit * HEAD_FACTOR + HEAD_EXTRA);
   }
 
-  function summaryHit(r: SummaryRow, opts: { symbols: readonly string[]; rank: number | null; bestRank: number; now: number; floor?: number }): Hit {
-    const keySymbols = new Map((JSON.parse(r.key_symbols) as string[]).map((s) => [s.toLowerCase(), SUMMARY_SYMBOL_RELEVANCE] as const));
-    const score = recallScore({
-      symbol: symbolMatchScore(opts.symbols, keySymbols),
-      recency: recencyScore(r.created_at, opts.now),
-      context: opts.rank === null ? 0 : bm25Similarity(opts.rank, opts.bestRank),
+  /** Second stage with the head's texts (and the questions its replies answer): coverage and answer type. */
+  function refine(head: RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, opts: { terms: WeightedTerm[]; query: string }): Map<number, Refinement> {
+    const ids = new Set<number>();
+    for (const r of head) {
+      ids.add(r.id);
+      const prev = facts.get(r.id)?.prev;
+      if (prev != null && facts.get(prev)?.question) ids.add(prev);
+    }
+    const texts = new Map([...index.texts(ids)].map(([id, t]) => [id, t.content] as const));
+    return refineHead({ head, facts, texts, terms: opts.terms, answerType: answerType(opts.query), config: currentConfig() });
+  }
+
+  /** Ranked turns → the list shown: blocks diversified, summaries standing in for the rest of their block. */
+  function select(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, input: RecallInput): RecallHit[] {
+    const head = headOf(ranked, facts, input.limit);
+    const headFacts = head.map((r) => facts.get(r.id)).filter((f): f is TurnFacts => f !== undefined);
+    const blocks = new Map<string, SummaryBlock[]>();
+    if (input.includeSummaries && headFacts.length) for (const b of index.summaryBlocks(headFacts)) blocks.set(b.sessionId, [...(blocks.get(b.sessionId) ?? []), b]);
+    const covering = (sessionId: string, turnNo: number) => blocks.get(sessionId)?.find((b) => b.startTurn <= turnNo && turnNo <= b.endTurn);
+    const light: Light[] = [];
+    for (const r of head) {
+      const f = facts.get(r.id);
+      if (!f) continue;
+      const cover = covering(f.sessionId, f.turnNo);
+      light.push({
+        block: cover ? `summary:${cover.id}` : `${f.sessionId}:${Math.floor((f.turnNo - 1) / input.blockSize)}`,
+        cover,
+        conversationId: f.sessionId,
+        turnId: f.id,
+        turnNo: f.turnNo,
+        role: f.role,
+        summaryId: null,
+        turnRange: null,
+        relevance: r.score.relevance,
+        createdAt: f.createdAt,
+        isSummary: false,
+        explain: { ...r.score, matchedSymbols: r.matchedSymbols, ftsRank: r.ftsRank, signals: r.signals },
+      });
+    }
+    const chosen = diversify(light, input.limit, {
+      // A summarised block with more relevant turns than it may show: its summary stands for the rest.
+      standIn: (_block, skipped): Light | null =>
+        skipped.cover
+          ? {
+              ...skipped,
+              turnId: null,
+              turnNo: null,
+              role: null,
+              summaryId: skipped.cover.id,
+              turnRange: [skipped.cover.startTurn, skipped.cover.endTurn] as [number, number],
+              createdAt: skipped.cover.createdAt,
+              isSummary: true,
+              explain: { ...skipped.explain, matchedSymbols: [] },
+            }
+          : null,
     });
-    return {
-      block: `summary:${r.id}`,
-      cap: 1,
-      conversationId: r.session_id,
-      sessionTitle: r.title,
-      turnId: null,
-      turnNo: null,
-      role: null,
-      content: null,
-      summary: r.summary,
-      summaryId: r.id,
-      turnRange: [r.start_turn, r.end_turn],
-      relevance: Math.max(score.relevance, opts.floor ?? 0),
-      createdAt: r.created_at,
-      isSummary: true,
-      explain: { ...score, matchedSymbols: opts.symbols.filter((s) => keySymbols.has(s.toLowerCase())), ftsRank: opts.rank },
-    };
+    const texts = index.texts(chosen.flatMap((h) => (h.turnId === null ? [] : [h.turnId])));
+    const summaryTexts = index.summaryTexts(chosen.flatMap((h) => (h.summaryId === null ? [] : [h.summaryId])));
+    return chosen.map(({ block: _b, cover: _c, ...h }) => {
+      const text = h.turnId === null ? undefined : texts.get(h.turnId);
+      const summary = h.summaryId === null ? undefined : summaryTexts.get(h.summaryId);
+      return { ...h, content: text?.content ?? null, summary: summary?.summary ?? null, sessionTitle: text?.title ?? summary?.title ?? '' };
+    });
   }
 
   return {
-    recall(input: { query: string; limit: number; currentSessionId?: string; recentTurns: number; blockSize: number; includeSummaries: boolean }): RecallResponse {
+    recall(input: RecallInput): RecallResponse {
       const t0 = performance.now();
-      const now = clock.now();
+      const cfg = retrievalConfig(env.retrieval);
+      const now = env.clock.now();
       const symbols = querySymbols(input.query);
       const keywords = extractKeywords(input.query);
-      const match = buildMatchQuery([...keywords, ...symbols]);
+      const times = cfg.timeAware ? resolveTimeExpressions(input.query, { now }) : [];
+      const ranges = times.map((t) => ({ start: t.start, end: t.end }));
+      const recentCue = recencyCue(input.query);
 
-      const bySymbol = symbolMatches(symbols);
-      const turnRanks = ftsRanks('messages_fts', match, FTS_CANDIDATES);
-      const summaryRanks = input.includeSummaries ? ftsRanks('summaries_fts', match, SUMMARY_CANDIDATES) : new Map<number, number>();
-      const bestTurnRank = Math.min(0, ...turnRanks.values());
-      const bestSummaryRank = Math.min(0, ...summaryRanks.values());
-
-      const ids = [...new Set([...bySymbol.keys(), ...turnRanks.keys()])];
-      const turns = ids.length
-        ? driver.all<TurnRow>(
-            `SELECT m.id, m.session_id, m.turn_no, m.role, m.content, m.created_at, s.title FROM messages m JOIN sessions s ON s.id = m.session_id
-             WHERE m.id IN (${placeholders(ids.length)})`,
-            ids,
-          )
-        : [];
-      const sessionIds = [...new Set(turns.map((t) => t.session_id))];
-      const blockSummaries = sessionIds.length && input.includeSummaries
-        ? driver.all<SummaryRow>(
-            `SELECT su.id, su.session_id, su.start_turn, su.end_turn, su.summary, su.key_symbols, su.created_at, s.title
-             FROM summaries su JOIN sessions s ON s.id = su.session_id WHERE su.kind = 'rolling' AND su.session_id IN (${placeholders(sessionIds.length)})`,
-            sessionIds,
-          )
-        : [];
-      const summaryCovering = (sessionId: string, turnNo: number) =>
-        blockSummaries.find((s) => s.session_id === sessionId && s.start_turn <= turnNo && turnNo <= s.end_turn);
-      const excludeFrom = input.currentSessionId
-        ? (driver.get<{ n: number }>('SELECT MAX(0, turn_count - ?) AS n FROM sessions WHERE id = ?', [input.recentTurns, input.currentSessionId])?.n ?? 0)
-        : 0;
-
-      const hits = new Map<string, Hit>();
-      for (const r of turns) {
-        if (r.session_id === input.currentSessionId && r.turn_no > excludeFrom) continue;
-        const matched = bySymbol.get(r.id) ?? new Map<string, number>();
-        const rank = turnRanks.get(r.id) ?? null;
-        const score = recallScore({
-          symbol: symbolMatchScore(symbols, matched),
-          recency: recencyScore(r.created_at, now),
-          context: rank === null ? 0 : bm25Similarity(rank, bestTurnRank),
-        });
-        const covering = summaryCovering(r.session_id, r.turn_no);
-        // A summarised block is represented by its summary and one turn; a recent block by up to two turns.
-        hits.set(`turn:${r.id}`, {
-          block: covering ? `turns-of-summary:${covering.id}` : `${r.session_id}:${Math.floor((r.turn_no - 1) / input.blockSize)}`,
-          cap: covering ? 1 : undefined,
-          conversationId: r.session_id,
-          sessionTitle: r.title,
-          turnId: r.id,
-          turnNo: r.turn_no,
-          role: r.role,
-          content: r.content,
-          summary: null,
-          summaryId: null,
-          turnRange: null,
-          relevance: score.relevance,
-          createdAt: r.created_at,
-          isSummary: false,
-          explain: { ...score, matchedSymbols: symbols.filter((q) => matched.has(q.toLowerCase())), ftsRank: rank },
-        });
-        // An older turn brings its block's summary along (it stands for the rest of the block).
-        if (covering) {
-          const key = `summary:${covering.id}`;
-          const floor = score.relevance * SUMMARY_FROM_TURN_FACTOR;
-          const prior = hits.get(key);
-          if (!prior || prior.relevance < floor)
-            hits.set(key, summaryHit(covering, { symbols, rank: summaryRanks.get(covering.id) ?? null, bestRank: bestSummaryRank, now, floor }));
+      // Who the question is about: a named participant, else the role the pronouns point at.
+      let cued: ((t: TurnFacts) => boolean) | null = null;
+      let speaker: RecallQueryInfo['speaker'] = null;
+      let textKeywords = keywords;
+      if (cfg.speakerCue) {
+        // Named participants decide in the conversations where their names resolve; elsewhere the pronouns do.
+        const names = resolveNames(nameCandidates(input.query));
+        const role = roleCue(input.query);
+        if (names.resolved.length > 0 || role) {
+          cued = (t) => names.roles.get(t.sessionId)?.has(t.role) ?? t.role === role;
+          speaker = { kind: names.resolved.length > 0 ? 'named' : 'role', names: names.resolved, role };
+          const drop = new Set(names.resolved.map((n) => n.toLowerCase()));
+          textKeywords = keywords.filter((k) => !drop.has(k.toLowerCase()));
         }
       }
-      const missing = [...summaryRanks.keys()].filter((id) => !hits.has(`summary:${id}`));
-      if (missing.length) {
-        const rows = driver.all<SummaryRow>(
-          `SELECT su.id, su.session_id, su.start_turn, su.end_turn, su.summary, su.key_symbols, su.created_at, s.title
-           FROM summaries su JOIN sessions s ON s.id = su.session_id WHERE su.id IN (${placeholders(missing.length)})`,
-          missing,
-        );
-        for (const r of rows) hits.set(`summary:${r.id}`, summaryHit(r, { symbols, rank: summaryRanks.get(r.id) ?? null, bestRank: bestSummaryRank, now }));
-      }
 
-      const results = diversify([...hits.values()], input.limit).map(({ block: _block, cap: _cap, ...hit }) => hit);
-      // 002 total_searched: the turns and summaries the search covered (from the sessions' turn counters —
-      // counting 100,000 message rows on every recall would cost more than the search).
-      const totalSearched =
-        driver.get<{ n: number }>('SELECT (SELECT COALESCE(SUM(turn_count), 0) FROM sessions) + (SELECT COUNT(*) FROM summaries) AS n')?.n ?? 0;
-      return { results, totalSearched, latencyMs: performance.now() - t0, query: { keywords, symbols } };
-    },
+      const terms = selectTerms([...textKeywords, ...symbols], { index, config: cfg });
+      const ftsRanks = terms.match ? index.ranked(terms.match, { limit: cfg.candidates, from: terms.from }) : new Map<number, number>();
+      const symbolHits = index.symbolHits(symbols, SYMBOL_HITS);
+      const timeLane = new Set(ranges.flatMap((r) => index.inRange(r, TIME_LANE)));
+      // Candidates and their neighbouring turns (a neighbour-only turn is scored by what it borrows).
+      const facts = index.facts(new Set([...ftsRanks.keys(), ...symbolHits.keys(), ...timeLane]), cfg.neighbours ? bestOf(ftsRanks, NEIGHBOURED) : new Set());
+
+      // The current conversation's last turns are in the context already.
+      const excludeFrom = input.currentSessionId ? index.recentFrom(input.currentSessionId, input.recentTurns) : 0;
+      for (const [id, f] of facts) if (f.sessionId === input.currentSessionId && f.turnNo > excludeFrom) facts.delete(id);
+
+      const stage = { facts, ftsRanks, symbolHits, querySymbols: symbols, timeLane, cued, now, ranges, recentCue, config: cfg };
+      let ranked = rankTurns(stage);
+      if (cfg.rerank) ranked = rankTurns({ ...stage, refined: refine(headOf(ranked, facts, input.limit), facts, { terms: terms.weighted, query: input.query }) });
+      const results = select(ranked, facts, input);
+      return {
+        results,
+        totalSearched: index.totalSearched(),
+        latencyMs: performance.now() - t0,
+        query: {
+          keywords,
+          symbols,
+          terms: terms.kept,
+          pruned: terms.pruned,
+          windowed: terms.from > 0,
+          times: times.map((t) => ({ expression: t.expression, start: t.start, end: t.end })),
+          recency: recencyBasis({ ranges, recentCue, timeAware: cfg.timeAware }),
+          speaker,
+        },
+      };
+    }
   };
 }
 

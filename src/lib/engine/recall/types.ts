@@ -1,4 +1,14 @@
 import type { RecallScore } from '../../domain/recall/score';
+import type { TurnSignals } from '../../domain/recall/rank-turns';
+import type { RecencyBasis } from '../../domain/recall/time-fit';
+
+/** Why a hit ranked where it did: 002's three terms and every signal behind them (the "why" view). */
+export type RecallExplain = RecallScore & {
+  matchedSymbols: string[];
+  /** The turn's own bm25 (FTS5: negative, lower is better); null when it did not match the words itself. */
+  ftsRank: number | null;
+  signals: TurnSignals;
+};
 
 /** 002 memory_recall result entry (camelCase in the app; the CLI prints the seed's snake_case). */
 export interface RecallHit {
@@ -17,13 +27,30 @@ export interface RecallHit {
   relevance: number;
   createdAt: number;
   isSummary: boolean;
-  /** Every term of the 002 formula, for the "why" view. */
-  explain: RecallScore & { matchedSymbols: string[]; ftsRank: number | null };
+  /** Every term of the 002 formula and the signals behind it; a summary carries its block's turn's. */
+  explain: RecallExplain;
+}
+
+/** What the question was read as. */
+export interface RecallQueryInfo {
+  keywords: string[];
+  symbols: string[];
+  /** Keywords searched by bm25 after pruning … */
+  terms: string[];
+  /** … and those dropped as too common. */
+  pruned: string[];
+  /** True when only the newest matches were ranked (a question of very common words in a long history). */
+  windowed: boolean;
+  /** Time expressions resolved against the clock. */
+  times: { expression: string; start: number; end: number }[];
+  recency: RecencyBasis;
+  /** Whose turns the question is about: a named participant, or a role from its pronouns. */
+  speaker: { kind: 'named' | 'role'; names: string[]; role: 'user' | 'assistant' | null } | null;
 }
 
 export interface RecallResponse {
   results: RecallHit[];
   totalSearched: number;
   latencyMs: number;
-  query: { keywords: string[]; symbols: string[] };
+  query: RecallQueryInfo;
 }

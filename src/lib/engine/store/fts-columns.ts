@@ -1,3 +1,4 @@
+import { gramsText } from '../../domain/text/grams';
 import { indexText } from '../../domain/text/segment';
 import { valueStrings } from './memory-rows';
 
@@ -14,6 +15,11 @@ export function summaryFtsColumns(s: { summary: string; keySymbols: readonly str
   return [indexText([s.summary, ...s.keySymbols, ...s.keyDecisions].join('\n'))];
 }
 
-export function memoryFtsColumns(m: { content: string; tags: readonly string[]; value: unknown; key: string }): [body: string, key: string] {
-  return [indexText([m.content, ...m.tags, ...valueStrings(m.value)].join('\n')), indexText(m.key.replace(/[._]+/gu, ' '))];
+/** memories_fts: words of the content, tags and value; the key's words; CJK character pairs of content and tags. */
+export const MEMORY_FTS_COLUMNS = ['body', 'key', 'grams'] as const;
+export const MEMORY_FTS_INSERT = 'INSERT INTO memories_fts (rowid, body, key, grams) VALUES (?, ?, ?, ?)';
+
+export function memoryFtsColumns(m: { content: string; tags: readonly string[]; value: unknown; key: string }): [body: string, key: string, grams: string] {
+  const text = [m.content, ...m.tags, ...valueStrings(m.value)].join('\n');
+  return [indexText(text), indexText(m.key.replace(/[._]+/gu, ' ')), gramsText([m.content, ...m.tags].join('\n'))];
 }

@@ -2,7 +2,7 @@ import { SEGMENTER_VERSION } from '../../domain/text';
 import type { Logger } from '../../domain/log';
 import { toSummary, type SummaryRow } from './conversation-rows';
 import type { SqlDriver } from './driver';
-import { memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from './fts-columns';
+import { MEMORY_FTS_INSERT, memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from './fts-columns';
 import { toMemory, type MemoryRow } from './memory-rows';
 
 /**
@@ -64,7 +64,7 @@ export function reindexFts(driver: SqlDriver): ReindexReport {
     sql: 'SELECT * FROM memories WHERE rid > ? ORDER BY rid LIMIT ?',
     rowid: (r) => r.rid,
     visit: (rows) => {
-      for (const r of rows) driver.run('INSERT INTO memories_fts (rowid, body, key) VALUES (?, ?, ?)', [r.rid, ...memoryFtsColumns(toMemory(r))]);
+      for (const r of rows) driver.run(MEMORY_FTS_INSERT, [r.rid, ...memoryFtsColumns(toMemory(r))]);
     },
   });
   writeSegmenterVersion(driver);

@@ -76,14 +76,15 @@ function filterSql(f: MemoryListFilters): { sql: string; params: SqlParam[] } {
 export function createMemoryQuery({ driver }: Pick<EngineEnv, 'driver'>) {
   return {
     /**
-     * FTS5 candidates, best first, with bm25 as `rank` (lower is better; the key column counts half).
+     * FTS5 candidates, best first, with bm25 as `rank` (lower is better; the key column and the CJK character
+     * pairs count half: a shared pair is weaker evidence than a shared word).
      * Throws when FTS5 fails (a damaged or missing index): the caller falls back to LIKE.
      */
     ftsCandidates(match: string, scope: CandidateScope, limit: number): RankedRow[] {
       const { sql, params } = scopeSql(scope);
       return driver
         .all<MemoryRow & { fts_rank: number }>(
-          `SELECT m.*, bm25(memories_fts, 1.0, 0.5) AS fts_rank FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
+          `SELECT m.*, bm25(memories_fts, 1.0, 0.5, 0.5) AS fts_rank FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid
            WHERE memories_fts MATCH ? AND ${sql} ORDER BY fts_rank LIMIT ?`,
           [match, ...params, limit],
         )

@@ -1,6 +1,6 @@
 import { EngineError } from '../../domain/errors';
 import type { MemoryRecord } from '../../domain/memory';
-import { memoryFtsColumns } from './fts-columns';
+import { MEMORY_FTS_INSERT, memoryFtsColumns } from './fts-columns';
 import type { EngineEnv } from '../env';
 import {
   snapshotOf,
@@ -51,7 +51,7 @@ export function createMemoryRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver
 
   function index(rid: number, m: MemoryRecord, replace: boolean): void {
     if (replace) driver.run('DELETE FROM memories_fts WHERE rowid = ?', [rid]);
-    driver.run('INSERT INTO memories_fts (rowid, body, key) VALUES (?, ?, ?)', [rid, ...memoryFtsColumns(m)]);
+    driver.run(MEMORY_FTS_INSERT, [rid, ...memoryFtsColumns(m)]);
   }
 
   function record(opts: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../domain/clock';
 import { scoreMemory, type ScoreInput } from '../../../domain/memory/score';
-import { baseScore, extraNotes, multiplierRows, termRows } from './retrieval-explain';
+import { baseScore, extraNotes, keywordPartRows, multiplierRows, termRows } from './retrieval-explain';
 
 const NOW = 1_000 * DAY_MS;
 const input = (over: Partial<ScoreInput> = {}): ScoreInput => ({
@@ -47,5 +47,16 @@ describe('retrieval "why" rows', () => {
   it('keeps the notes the boost rows do not already say', () => {
     const score = scoreMemory(input({ keywordScore: 0, preferenceQuery: true, memory: { ...input().memory, lastAccessed: null, accessCount: 0 } }));
     expect(extraNotes(score.notes)).toEqual(['no-keyword-match', 'recency-from-created-at', 'never-accessed']);
+  });
+});
+
+describe('keywordPartRows', () => {
+  it.each([
+    [{ message: 0.6, dialogue: 0.1, emotion: 0.25 }, ['message', 'dialogue', 'emotion']],
+    [{ dialogue: 0.25 }, ['dialogue']],
+    [{ message: 0, emotion: 0.25 }, ['emotion']],
+    [undefined, []],
+  ])('lists the views that found the memory, in a fixed order (%#)', (keywordParts, views) => {
+    expect(keywordPartRows({ keywordParts }).map((r) => r.view)).toEqual(views);
   });
 });

@@ -69,3 +69,16 @@ export const NOTE_KEYS = {
   'never-accessed': 'neverAccessed',
   'no-keyword-match': 'noKeywordMatch',
 } as const satisfies Record<ScoreNote, string>;
+
+export type KeywordView = keyof NonNullable<ScoreExplanation['keywordParts']>;
+
+const VIEW_ORDER: readonly KeywordView[] = ['message', 'dialogue', 'emotion'];
+
+/**
+ * Where keyword_score came from (issue 8): each lexical view's weighted share — the message, the user's earlier
+ * turns, the conversation's mood — before the sum was scaled so the best memory scores 1.
+ */
+export function keywordPartRows(score: Pick<ScoreExplanation, 'keywordParts'>): { view: KeywordView; value: number }[] {
+  const parts = score.keywordParts ?? {};
+  return VIEW_ORDER.filter((v) => (parts[v] ?? 0) > 0).map((view) => ({ view, value: parts[view] ?? 0 }));
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recallScore } from '../../../domain/recall/score';
-import { explainRows, formatScore } from './explain';
+import { explainRows, formatScore, signalLines } from './explain';
 
 describe('explainRows', () => {
   it.each([
@@ -29,5 +29,22 @@ describe('formatScore', () => {
     { value: NaN, locale: 'en', want: '—' },
   ])('$value → $want', ({ value, locale, want }) => {
     expect(formatScore(value, locale)).toBe(want);
+  });
+});
+
+describe('signalLines', () => {
+  const base = { lane: 'text', lexical: 0, neighbour: 0, speaker: 1, turnRank: null, sessionRank: null, recencyBasis: 'timeless', coverage: null, answerType: null } as const;
+  it.each([
+    [{ ...base }, ['lane.text', 'recency.timeless']],
+    [{ ...base, lane: 'neighbour', neighbour: 0.8, turnRank: 2 }, ['lane.neighbour', 'neighbour', 'turnRank', 'recency.timeless']],
+    [{ ...base, lexical: 1, speaker: 2, turnRank: 1, sessionRank: 3, recencyBasis: 'time-range' }, ['lane.text', 'lexical', 'speaker', 'ranks', 'recency.time-range']],
+    [{ ...base, coverage: 0.5, answerType: false, recencyBasis: 'age' }, ['lane.text', 'coverage', 'answerType.no', 'recency.age']],
+  ] as const)('shows only the signals that acted (%#)', (signals, keys) => {
+    expect(signalLines(signals, 'en').map((l) => l.key)).toEqual(keys);
+  });
+
+  it('formats shares for the locale', () => {
+    const [, lexical] = signalLines({ ...base, lexical: 0.5 }, 'zh-CN');
+    expect(lexical?.params).toEqual({ value: '0.50' });
   });
 });

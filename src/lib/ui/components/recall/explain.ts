@@ -1,3 +1,6 @@
+import type { TurnSignals } from '../../../domain/recall/rank-turns';
+import type { recall } from '../../i18n/locales/en/recall';
+import type { LeafKeys } from '../../i18n/types';
 import { RECALL_WEIGHTS, type RecallScore, type RecallTerms } from '../../../domain/recall/score';
 
 /**
@@ -26,4 +29,30 @@ export function explainRows(explain: Pick<RecallScore, 'terms' | 'weighted'>): E
 export function formatScore(value: number, locale: string): string {
   if (!Number.isFinite(value)) return '—';
   return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+}
+
+/**
+ * The signals behind a hit's context and recency terms (issue 8), as message keys with their values, in the order
+ * the ranking used them: how the turn was found, its own word match, what it borrowed from a neighbour, the speaker
+ * cue, its places in the fused rankings, the second-stage checks, and what recency meant for this question.
+ */
+export type SignalKey = LeafKeys<(typeof recall)['ask']['signals']>;
+
+export interface SignalLine {
+  key: SignalKey;
+  params: Record<string, string | number>;
+}
+
+export function signalLines(signals: TurnSignals, locale: string): SignalLine[] {
+  const fmt = (x: number) => formatScore(x, locale);
+  const lines: SignalLine[] = [{ key: `lane.${signals.lane}`, params: {} }];
+  if (signals.lexical > 0) lines.push({ key: 'lexical', params: { value: fmt(signals.lexical) } });
+  if (signals.neighbour > 0) lines.push({ key: 'neighbour', params: { value: fmt(signals.neighbour) } });
+  if (signals.speaker !== 1) lines.push({ key: 'speaker', params: { value: signals.speaker } });
+  if (signals.turnRank !== null)
+    lines.push(signals.sessionRank === null ? { key: 'turnRank', params: { turn: signals.turnRank } } : { key: 'ranks', params: { turn: signals.turnRank, session: signals.sessionRank } });
+  if (signals.coverage !== null) lines.push({ key: 'coverage', params: { value: `${Math.round(signals.coverage * 100)}%` } });
+  if (signals.answerType !== null) lines.push({ key: signals.answerType ? 'answerType.yes' : 'answerType.no', params: {} });
+  lines.push({ key: `recency.${signals.recencyBasis}`, params: {} });
+  return lines;
 }

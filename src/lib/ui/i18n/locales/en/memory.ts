@@ -180,6 +180,12 @@ export const memory = {
     total: 'Score',
     formula:
       'score = (keyword × {{keyword}} + category × {{category}} + recency × {{recency}} + frequency × {{frequency}} + confidence × {{confidence}}) × topic; preference ×{{preference}}, topic ×{{topic}} (seed 001)',
+    parts: {
+      title: 'Keyword match, from:',
+      message: 'this message {{value}}',
+      dialogue: 'your earlier turns {{value}}',
+      emotion: 'the conversation’s mood {{value}}',
+    },
     notes: {
       preferenceBoost: 'Preference boost applied.',
       topicBoost: 'Related to the current topic.',

@@ -182,6 +182,12 @@ export const memory: Messages<typeof en> = {
     total: '得分',
     formula:
       '得分 =（关键词 × {{keyword}} + 类别 × {{category}} + 新近度 × {{recency}} + 频率 × {{frequency}} + 置信度 × {{confidence}}）× 话题加成；偏好 ×{{preference}}，话题 ×{{topic}}（种子 001）',
+    parts: {
+      title: '关键词匹配来自：',
+      message: '这条消息 {{value}}',
+      dialogue: '你之前的发言 {{value}}',
+      emotion: '对话的情绪 {{value}}',
+    },
     notes: {
       preferenceBoost: '已应用偏好加成。',
       topicBoost: '与当前话题相关。',

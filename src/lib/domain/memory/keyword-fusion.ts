@@ -1,0 +1,70 @@
+/**
+ * Seed 001's keyword_score ("关键词匹配度", 0..1) from several lexical views of the conversation (issue 8):
+ *
+ *   the message itself                     weight 1        bm25 over words + CJK character pairs
+ *   the user's earlier turns, newest first  1/4, 1/9, …    the same, one search per turn
+ *   the conversation's mood                 EMOTION_WEIGHT  a memory tagged with that feeling
+ *
+ * Each view's bm25 is scaled to its own best hit (normaliseBm25), the views are summed with their weights, and
+ * the sum is scaled to the best memory, so the best match scores 1 — as a single bm25 did before.
+ */
+import type { Emotion } from '../conversation/types';
+
+export type KeywordView = 'message' | 'dialogue' | 'emotion';
+
+export interface KeywordPart {
+  view: KeywordView;
+  weight: number;
+  /** memory id → 0..1 within this view */
+  scores: ReadonlyMap<string, number>;
+}
+
+export interface FusedKeyword {
+  keywordScore: number;
+  /** Each view's weighted contribution before the final scaling. */
+  parts: Partial<Record<KeywordView, number>>;
+}
+
+export const EMOTION_WEIGHT = 0.25;
+
+/**
+ * Recency weight of the user's n-th turn before the message (n = 1 is the one right before): 1/(n+1)², so the
+ * message itself outweighs all earlier turns together (Σ 1/(n+1)² < 0.65) and a conversation that drifted does not
+ * pull retrieval back to where it started.
+ */
+export function dialogueWeight(n: number): number {
+  return 1 / (n + 1) ** 2;
+}
+
+export function fuseKeywordScores(parts: readonly KeywordPart[]): Map<string, FusedKeyword> {
+  const raw = new Map<string, FusedKeyword>();
+  for (const p of parts) {
+    for (const [id, s] of p.scores) {
+      if (!(s > 0)) continue;
+      const f = raw.get(id) ?? { keywordScore: 0, parts: {} };
+      f.keywordScore += p.weight * s;
+      f.parts[p.view] = (f.parts[p.view] ?? 0) + p.weight * s;
+      raw.set(id, f);
+    }
+  }
+  let best = 0;
+  for (const f of raw.values()) best = Math.max(best, f.keywordScore);
+  if (best > 0) for (const f of raw.values()) f.keywordScore /= best;
+  return raw;
+}
+
+/** Words a memory's tags or text may use for a feeling (zh and en), for the emotion view. */
+const EMOTION_WORDS: Readonly<Record<Emotion, readonly string[]>> = {
+  joy: ['开心', '高兴', '快乐', '兴奋', '喜悦', '幸福', '满足', 'happy', 'joy', 'excited', 'glad'],
+  gratitude: ['感激', '感谢', '感动', 'grateful', 'thankful'],
+  surprise: ['惊讶', '惊喜', '意外', 'surprised'],
+  anxiety: ['焦虑', '紧张', '担心', '害怕', '不安', 'anxious', 'worried', 'nervous', 'afraid'],
+  sadness: ['悲伤', '难过', '伤心', '失望', '沮丧', '遗憾', 'sad', 'disappointed', 'upset'],
+  anger: ['愤怒', '生气', '恼火', 'angry', 'furious'],
+  frustration: ['挫败', '郁闷', '烦躁', '沮丧', 'frustrated', 'annoyed'],
+  neutral: [],
+};
+
+export function emotionWords(emotion: Emotion | null): readonly string[] {
+  return emotion ? EMOTION_WORDS[emotion] : [];
+}

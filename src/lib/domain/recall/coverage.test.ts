@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { lightStem, termCoverage } from './coverage';
+
+describe('lightStem', () => {
+  it.each([
+    ['researching', 'research'],
+    ['researched', 'research'],
+    ['stories', 'story'],
+    ['paintings', 'painting'],
+    ['cats', 'cats'], // short words stay as they are
+    ['Caroline’s', 'carolin'],
+    ['缓存', '缓存'],
+  ])('%s → %s', (word, want) => {
+    expect(lightStem(word)).toBe(want);
+  });
+});
+
+describe('termCoverage', () => {
+  const terms = [
+    { keyword: 'adoption', weight: 3 },
+    { keyword: 'agencies', weight: 1 },
+  ];
+  it.each([
+    ['I have been researching adoption agencies.', 1],
+    ['The adoption process is long.', 0.75],
+    ['Agency fees are high.', 0.25], // agencies and agency meet
+    ['Nothing related here.', 0],
+  ])('%s → %s', (text, want) => {
+    expect(termCoverage(text, terms)).toBeCloseTo(want, 10);
+  });
+
+  it('finds Chinese keywords as substrings and identifiers whole', () => {
+    expect(termCoverage('昨天讨论了缓存淘汰策略', [{ keyword: '缓存', weight: 1 }])).toBe(1);
+    expect(termCoverage('processPayment has a race', [{ keyword: 'processPayment', weight: 1 }])).toBe(1);
+    expect(termCoverage('process the payment', [{ keyword: 'processPayment', weight: 1 }])).toBe(0);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { nameCandidates, recencyCue, roleCue } from './query-cues';
+
+describe('roleCue', () => {
+  it.each([
+    ['What degree did I graduate with?', 'user'],
+    ['How long have I had my cat, Luna?', 'user'],
+    ['我的猫叫什么名字', 'user'],
+    ['What was the website you recommended for guided imagery?', 'assistant'],
+    ['Can you remind me what you suggested for the trip?', 'assistant'],
+    ['你上次推荐的那本书叫什么', 'assistant'],
+    ['What did Caroline research?', null],
+    ['我们上次讨论的缓存方案', null],
+    ['OrderService 的重试逻辑', null],
+  ] as const)('%s → %s', (query, want) => {
+    expect(roleCue(query)).toBe(want);
+  });
+});
+
+describe('recencyCue', () => {
+  it.each([
+    ['What type of vehicle model am I currently working on?', true],
+    ['How many Instagram followers do I have now?', true],
+    ['What is my latest project?', true],
+    ['我最近在读什么书', true],
+    ['目前用的是哪个数据库', true],
+    ['What did Caroline research?', false],
+    ['去年圣诞节我们去了哪里', false],
+    ['之前讨论的 OrderService 问题', false],
+  ] as const)('%s → %s', (query, want) => {
+    expect(recencyCue(query)).toBe(want);
+  });
+});
+
+describe('nameCandidates', () => {
+  it.each([
+    ['What did Caroline research?', ['Caroline']],
+    ["What is Melanie's reason for getting into running?", ['Melanie']],
+    ['How long have Mel and her husband been married?', ['Mel']],
+    ['When did Jon and Gina meet?', ['Jon', 'Gina']],
+    ['How often do I see my therapist, Dr. Smith?', ['Smith']],
+    ['What did we do in May?', []],
+    ['What is processPayment doing?', []],
+    ['我和小明去了哪里', []],
+  ])('%s → %j', (query, want) => {
+    expect(nameCandidates(query)).toEqual(want);
+  });
+});

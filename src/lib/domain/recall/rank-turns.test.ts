@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { DAY_MS } from '../clock';
+import { DEFAULT_RETRIEVAL_CONFIG } from './config';
+import { rankTurns, refineHead, type RankTurnsInput, type TurnFacts } from './rank-turns';
+
+const NOW = Date.UTC(2024, 4, 15);
+
+/** A conversation of consecutive turns 1..n (ids = turn order), alternating user/assistant. */
+function conversation(n: number, opts: { session?: string; at?: (i: number) => number; questions?: number[] } = {}): Map<number, TurnFacts> {
+  const facts = new Map<number, TurnFacts>();
+  for (let i = 1; i <= n; i++) {
+    facts.set(i, {
+      id: i,
+      sessionId: opts.session ?? 's1',
+      turnNo: Math.ceil(i / 2),
+      role: i % 2 ? 'user' : 'assistant',
+      createdAt: opts.at?.(i) ?? NOW - 100 * DAY_MS + i * 60_000,
+      question: opts.questions?.includes(i) ?? false,
+      prev: i > 1 ? i - 1 : null,
+      next: i < n ? i + 1 : null,
+    });
+  }
+  return facts;
+}
+
+function input(over: Partial<RankTurnsInput>): RankTurnsInput {
+  return {
+    facts: conversation(6),
+    ftsRanks: new Map(),
+    symbolHits: new Map(),
+    querySymbols: [],
+    timeLane: new Set(),
+    cued: null,
+    now: NOW,
+    ranges: [],
+    recentCue: false,
+    config: DEFAULT_RETRIEVAL_CONFIG,
+    ...over,
+  };
+}
+
+const order = (ranked: ReturnType<typeof rankTurns>) => [...ranked].sort((a, b) => b.score.relevance - a.score.relevance).map((r) => r.id);
+
+describe('rankTurns', () => {
+  it('finds the reply to a matching question, though it shares no word with the query', () => {
+    // 3 asks "What got you into running?"; 4 answers it; 1 mentions running in passing.
+    const ranked = rankTurns(input({ facts: conversation(6, { questions: [3] }), ftsRanks: new Map([[3, -2], [1, -1.8]]) }));
+    const reply = ranked.find((r) => r.id === 4);
+    expect(reply?.signals.lane).toBe('neighbour');
+    expect(order(ranked).indexOf(4)).toBeLessThan(order(ranked).indexOf(1));
+  });
+
+  it('does not look at neighbours when the technique is off', () => {
+    const ranked = rankTurns(input({ facts: conversation(6, { questions: [3] }), ftsRanks: new Map([[3, -2]]), config: { ...DEFAULT_RETRIEVAL_CONFIG, neighbours: false } }));
+    expect(ranked.map((r) => r.id)).toEqual([3]);
+  });
+
+  it('ranks the turns of the person the question is about first', () => {
+    const ranked = rankTurns(input({ ftsRanks: new Map([[1, -1], [2, -1]]), cued: (t) => t.role === 'assistant', config: { ...DEFAULT_RETRIEVAL_CONFIG, neighbours: false } }));
+    expect(order(ranked)[0]).toBe(2);
+    expect(ranked.find((r) => r.id === 2)?.signals.speaker).toBe(DEFAULT_RETRIEVAL_CONFIG.speakerBoost);
+  });
+
+  it('prefers the turn written in the time the question names; without a time, every turn has recency 1', () => {
+    const facts = conversation(4, { at: (i) => (i <= 2 ? NOW - 1.5 * DAY_MS : NOW - 40 * DAY_MS) });
+    const lexical = new Map([[1, -1], [3, -1]]);
+    const timed = rankTurns(input({ facts, ftsRanks: lexical, ranges: [{ start: NOW - 2 * DAY_MS, end: NOW - DAY_MS }] }));
+    expect(order(timed)[0]).toBe(1);
+    expect(timed[0]?.signals.recencyBasis).toBe('time-range');
+    const timeless = rankTurns(input({ facts, ftsRanks: lexical }));
+    expect(timeless.every((r) => r.score.terms.recency === 1 && r.signals.recencyBasis === 'timeless')).toBe(true);
+  });
+
+  it('scores a symbol-only candidate by 002’s symbol term', () => {
+    const ranked = rankTurns(input({ querySymbols: ['processPayment'], symbolHits: new Map([[5, new Map([['processpayment', 1]])]]) }));
+    const hit = ranked.find((r) => r.id === 5);
+    expect(hit?.signals.lane).toBe('symbol');
+    expect(hit?.score.terms.symbol).toBe(1);
+    expect(hit?.matchedSymbols).toEqual(['processPayment']);
+  });
+
+  it('fuses the session ranking: of two equal turns, the one in the more relevant conversation wins', () => {
+    const a = conversation(4, { session: 'a' });
+    const b = new Map([...conversation(4, { session: 'b' })].map(([id, f]) => [id + 10, { ...f, id: id + 10, prev: f.prev && f.prev + 10, next: f.next && f.next + 10 }]));
+    const facts = new Map([...a, ...b]);
+    const ranked = rankTurns(input({ facts, ftsRanks: new Map([[1, -1], [11, -1], [13, -0.9]]), config: { ...DEFAULT_RETRIEVAL_CONFIG, neighbours: false } }));
+    expect(order(ranked)[0]).toBe(11);
+  });
+});
+
+describe('refineHead', () => {
+  it('rewards covering the question and holding what it asks for', () => {
+    const facts = conversation(4);
+    const head = rankTurns(input({ facts, ftsRanks: new Map([[1, -1], [3, -1]]) }));
+    const refined = refineHead({
+      head,
+      facts,
+      texts: new Map([[1, 'I have had Luna for about 6 months.'], [3, 'Luna loves her toys.']]),
+      terms: [{ keyword: 'Luna', weight: 1 }, { keyword: 'had', weight: 1 }],
+      answerType: 'duration',
+      config: DEFAULT_RETRIEVAL_CONFIG,
+    });
+    expect(refined.get(1)).toMatchObject({ coverage: 1, answerType: true });
+    expect(refined.get(3)).toMatchObject({ coverage: 0.5, answerType: false });
+    expect(refined.get(1)!.factor).toBeGreaterThan(refined.get(3)!.factor);
+    const again = rankTurns(input({ facts, ftsRanks: new Map([[1, -1], [3, -1]]), refined }));
+    expect(order(again)[0]).toBe(1);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { RetrievalConfig } from '../../domain/recall/config';
+import { createTestEngine, expectOk, type TestEngine } from '../testing';
+
+async function remember(t: TestEngine, content: string, tags: string[] = []): Promise<string> {
+  return expectOk(await t.engine.call('memory.create', { content, category: 'fact', tags })).id;
+}
+
+const retrieve = async (t: TestEngine, query: string, sessionId?: string) => expectOk(await t.engine.call('memory.retrieve', { query, topN: 3, sessionId }));
+
+describe('memory.retrieve (issue 8 retrieval)', () => {
+  it('scores a memory that shares more of the Chinese wording higher when character pairs count', async () => {
+    const keyword = async (memoryGrams: boolean) => {
+      const t = await createTestEngine({ retrieval: { memoryGrams } satisfies Partial<RetrievalConfig> });
+      const panda = await remember(t, '动物园里的大熊猫在吃竹子');
+      await remember(t, '宝宝睡着了');
+      const res = await retrieve(t, '熊猫宝宝可爱吗');
+      return res.items.find((i) => i.memory.id === panda)?.score.terms.keyword ?? 0;
+    };
+    expect(await keyword(true)).toBeGreaterThan(await keyword(false));
+  });
+
+  it.each([
+    [true, true],
+    [false, false],
+  ])('weighs the user’s earlier turns of the conversation (dialogue: %s)', async (memoryDialogue, found) => {
+    const t = await createTestEngine({ retrieval: { memoryDialogue } });
+    const game = await remember(t, 'Bart won the basketball final with his team');
+    await remember(t, 'Bart visited the aquarium');
+    const { id: sessionId } = expectOk(await t.engine.call('session.create', {}));
+    for (const [role, content] of [
+      ['user', 'We played basketball after school today!'],
+      ['assistant', 'That sounds fun, who won?'],
+      ['user', 'Guess!'],
+    ] as const) {
+      t.clock.advance(30_000);
+      expectOk(await t.engine.call('message.append', { sessionId, role, content }));
+    }
+    const res = await retrieve(t, 'Guess!', sessionId);
+    const item = res.items.find((i) => i.memory.id === game);
+    expect(item !== undefined).toBe(found);
+    if (item) expect(item.score.keywordParts?.dialogue).toBeGreaterThan(0);
+  });
+
+  it('keeps seed 001’s score and says which view the keyword match came from', async () => {
+    const t = await createTestEngine();
+    await remember(t, 'Bart在圣诞节晚会上跳舞，感觉非常开心。', ['活动类', '开心']);
+    const res = await retrieve(t, '元旦晚会我要表演，好开心');
+    const top = res.items[0];
+    expect(top?.score.terms.keyword).toBe(1);
+    expect(top?.score.keywordParts?.message).toBeGreaterThan(0);
+    const { weighted } = top!.score;
+    expect(top!.score.score).toBeCloseTo((weighted.keyword + weighted.category + weighted.recency + weighted.frequency + weighted.confidence) * top!.score.multipliers.topic, 10);
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { DAY_MS } from '../../domain/clock';
+import type { RetrievalConfig } from '../../domain/recall/config';
+import { createTestEngine, expectOk, type TestEngine } from '../testing';
+
+/** A conversation of [role, text] lines, one minute apart. */
+async function chat(t: TestEngine, lines: readonly (readonly ['user' | 'assistant', string])[]): Promise<string> {
+  const { id } = expectOk(await t.engine.call('session.create', {}));
+  for (const [role, content] of lines) {
+    t.clock.advance(60_000);
+    expectOk(await t.engine.call('message.append', { sessionId: id, role, content }));
+  }
+  return id;
+}
+
+const ask = async (t: TestEngine, query: string, limit = 5) => expectOk(await t.engine.call('recall.search', { query, limit }));
+const engine = (retrieval?: Partial<RetrievalConfig>) => createTestEngine({ retrieval });
+
+describe('recall.search (issue 8 retrieval)', () => {
+  it('finds the reply to a matching question even though the reply repeats none of its words', async () => {
+    for (const [neighbours, found] of [[true, true], [false, false]] as const) {
+      const t = await engine({ neighbours });
+      await chat(t, [
+        ['user', 'I have been so busy with work and the kids lately.'],
+        ['assistant', 'That sounds like a lot. What got you into marathon training?'],
+        ['user', 'My doctor said I should move more, so I started with short jogs around the lake.'],
+        ['assistant', 'Lakes are lovely in spring.'],
+      ]);
+      const res = await ask(t, 'What got me into marathon training?');
+      expect(res.results.some((r) => r.content?.startsWith('My doctor said'))).toBe(found);
+    }
+  });
+
+  it('learns who a name in the question is from how the two people address each other', async () => {
+    const t = await engine();
+    await chat(t, [
+      ['user', 'Hey Mel! I started painting sunsets this month.'],
+      ['assistant', 'Wow, Caroline, that is great! I paint lakes and mountains myself.'],
+      ['user', 'Thanks, Mel! Painting sunsets calms me down.'],
+      ['assistant', 'Nice, Caroline! Painting lakes helps me relax too.'],
+    ]);
+    const res = await ask(t, 'What does Mel paint?');
+    expect(res.query.speaker).toEqual({ kind: 'named', names: ['Mel'], role: null });
+    expect(res.results[0]?.role).toBe('assistant');
+    expect(res.results[0]?.explain.signals.speaker).toBeGreaterThan(1);
+  });
+
+  it('reads "yesterday" against the clock: the conversation of that day comes first', async () => {
+    const t = await engine();
+    await chat(t, [['user', 'We should cache the product list in Redis.'], ['assistant', 'Redis with a five minute expiry works.']]);
+    t.clock.advance(9 * DAY_MS);
+    await chat(t, [['user', 'The cache keeps serving stale prices.'], ['assistant', 'Then lower the expiry of the cache.']]);
+    t.clock.advance(DAY_MS);
+    const timed = await ask(t, 'What did we say about the cache yesterday?');
+    expect(timed.query.times.map((x) => x.expression)).toEqual(['yesterday']);
+    expect(timed.query.recency).toBe('time-range');
+    expect(timed.results[0]?.content).toContain('stale prices');
+    const timeless = await ask(t, 'Redis cache expiry');
+    expect(timeless.query.recency).toBe('timeless');
+    expect(timeless.results.every((r) => r.explain.terms.recency === 1)).toBe(true);
+  });
+
+  it('does not search words found in a large share of all turns while rarer ones remain', async () => {
+    const t = await engine();
+    const lines: ['user' | 'assistant', string][] = [];
+    for (let i = 0; i < 20; i++) lines.push(['user', `Project status update number ${i}.`], ['assistant', `Noted project item ${i}.`]);
+    lines.push(['user', 'The project will move its queue to Kafka.']);
+    await chat(t, lines);
+    const res = await ask(t, 'project kafka');
+    expect(res.query.pruned).toEqual(['project']);
+    expect(res.query.terms).toEqual(['kafka']);
+    expect(res.results[0]?.content).toContain('Kafka');
+  });
+
+  it('explains every hit with the signals behind its terms', async () => {
+    const t = await engine();
+    await chat(t, [['user', 'processPayment double charges customers'], ['assistant', 'Add an idempotency key to processPayment.']]);
+    const res = await ask(t, 'processPayment bug');
+    expect(res.results.length).toBeGreaterThan(0);
+    for (const hit of res.results) {
+      expect(hit.explain.signals.lane).toMatch(/text|neighbour|symbol|time/);
+      expect(hit.explain.terms.symbol).toBeGreaterThan(0);
+      expect(hit.relevance).toBeCloseTo(hit.explain.weighted.symbol + hit.explain.weighted.recency + hit.explain.weighted.context, 10);
+    }
+  });
+});

@@ -1,0 +1,174 @@
+import type { TurnFacts } from '../../domain/recall/rank-turns';
+import type { TimeRange } from '../../domain/text/time-calendar';
+import type { SqlDriver } from '../store/driver';
+
+/**
+ * The reads turn recall makes, each one statement with a fixed SQL text (the driver caches prepared statements by
+ * text, so id lists travel as one JSON parameter through json_each instead of a varying number of `?`).
+ *
+ * Latency at 100,000 turns (issue 3): `bm25()` as an ORDER BY expression, not the `rank` column — FTS5's rank
+ * sorter ignores a rowid range and is ~2× slower; the rowid range (`from`) bounds how many rows are ranked.
+ */
+export interface TurnText {
+  id: number;
+  sessionId: string;
+  turnNo: number;
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: number;
+  title: string;
+}
+
+export interface SummaryBlock {
+  id: number;
+  sessionId: string;
+  startTurn: number;
+  endTurn: number;
+  createdAt: number;
+}
+
+const ids = (list: Iterable<number>) => JSON.stringify([...list]);
+
+export function createTurnIndex(driver: SqlDriver) {
+  return {
+    /** An upper bound of the number of turns (ids are never reused), O(1). */
+    turnCountBound(): number {
+      return driver.get<{ n: number }>('SELECT COALESCE(MAX(id), 0) AS n FROM messages')?.n ?? 0;
+    },
+    /** How many turns match `match`, counting no further than `cap` (the cost is bounded by cap). */
+    matchCount(match: string, cap: number): number {
+      try {
+        return driver.get<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)', [match, cap])?.n ?? 0;
+      } catch {
+        return 0;
+      }
+    },
+    /** The lowest rowid among the newest `budget` matches, or null when there are no more than `budget`. */
+    windowStart(match: string, budget: number): number | null {
+      try {
+        return driver.get<{ rowid: number }>('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?', [match, budget])?.rowid ?? null;
+      } catch {
+        return null;
+      }
+    },
+    /** bm25 of the best `limit` matches with rowid ≥ from (FTS5: negative, lower is better). */
+    ranked(match: string, opts: { limit: number; from: number }): Map<number, number> {
+      const out = new Map<number, number>();
+      try {
+        for (const r of driver.all<{ id: number; s: number }>(
+          'SELECT rowid AS id, bm25(messages_fts, 1.0, 0.5) AS s FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= ? ORDER BY s LIMIT ?',
+          [match, opts.from, opts.limit],
+        ))
+          out.set(r.id, r.s);
+      } catch {
+        // A query FTS5 cannot parse yields no text candidates; symbols and time still work.
+      }
+      return out;
+    },
+    /**
+     * Session, role, time and question flag of each id, with its neighbours: the messages just before and after it
+     * in the same conversation. Messages are appended in order, so a conversation's neighbours are the adjacent ids;
+     * when two conversations were written at the same moment (interleaved ids) a turn simply has no neighbour there.
+     * Plain primary-key lookups: correlated "previous in session" subqueries cost 5× more at 100,000 turns.
+     */
+    facts(list: Iterable<number>, withNeighbours: ReadonlySet<number>): Map<number, TurnFacts> {
+      const wanted = new Set<number>();
+      for (const id of list) wanted.add(id);
+      for (const id of withNeighbours) for (const x of [id - 1, id, id + 1]) if (x > 0) wanted.add(x);
+      // Only a turn whose reply can borrow from it needs its text read for the question flag.
+      const rows = driver.all<{ id: number; session_id: string; turn_no: number; role: 'user' | 'assistant'; created_at: number; question: number | null }>(
+        `SELECT m.id, m.session_id, m.turn_no, m.role, m.created_at,
+           CASE WHEN m.id IN (SELECT value FROM json_each(?))
+             THEN length(m.content) <= 280 AND (instr(m.content, '?') > 0 OR instr(m.content, '？') > 0) END AS question
+         FROM json_each(?) c JOIN messages m ON m.id = c.value`,
+        [ids(withNeighbours), ids(wanted)],
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const out = new Map<number, TurnFacts>();
+      for (const r of rows) {
+        const prev = byId.get(r.id - 1);
+        const next = byId.get(r.id + 1);
+        out.set(r.id, {
+          id: r.id,
+          sessionId: r.session_id,
+          turnNo: r.turn_no,
+          role: r.role,
+          createdAt: r.created_at,
+          question: r.question === 1,
+          prev: prev?.session_id === r.session_id ? prev.id : null,
+          next: next?.session_id === r.session_id ? next.id : null,
+        });
+      }
+      return out;
+    },
+    /** The newest turns written inside a time range (the time lane of a question that names a time). */
+    inRange(range: TimeRange, limit: number): number[] {
+      return driver
+        .all<{ id: number }>('SELECT id FROM messages WHERE created_at >= ? AND created_at < ? ORDER BY created_at DESC LIMIT ?', [range.start, range.end, limit])
+        .map((r) => r.id);
+    },
+    /** Turns containing `match` (newest first), with their text: where a name is used, and by whom. */
+    mentions(match: string, limit: number): { sessionId: string; role: 'user' | 'assistant'; content: string }[] {
+      try {
+        return driver.all<{ sessionId: string; role: 'user' | 'assistant'; content: string }>(
+          `SELECT m.session_id AS sessionId, m.role, m.content FROM messages m
+           WHERE m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?)`,
+          [match, limit],
+        );
+      } catch {
+        return [];
+      }
+    },
+    /** turn → (lower-cased symbol → relevance) for the query's symbols. */
+    symbolHits(symbols: readonly string[], limit: number): Map<number, Map<string, number>> {
+      const hits = new Map<number, Map<string, number>>();
+      if (symbols.length === 0) return hits;
+      const rows = driver.all<{ turn_id: number; symbol: string; relevance: number }>(
+        'SELECT turn_id, symbol, relevance FROM symbol_index WHERE symbol IN (SELECT value FROM json_each(?)) ORDER BY relevance DESC, turn_id DESC LIMIT ?',
+        [JSON.stringify(symbols), limit],
+      );
+      for (const r of rows) {
+        const m = hits.get(r.turn_id) ?? new Map<string, number>();
+        const key = r.symbol.toLowerCase();
+        m.set(key, Math.max(m.get(key) ?? 0, r.relevance));
+        hits.set(r.turn_id, m);
+      }
+      return hits;
+    },
+    texts(list: Iterable<number>): Map<number, TurnText> {
+      const rows = driver.all<TurnText>(
+        `SELECT m.id, m.session_id AS sessionId, m.turn_no AS turnNo, m.role, m.content, m.created_at AS createdAt, s.title
+         FROM json_each(?) c JOIN messages m ON m.id = c.value JOIN sessions s ON s.id = m.session_id`,
+        [ids(list)],
+      );
+      return new Map(rows.map((r) => [r.id, r]));
+    },
+    /** The rolling summary covering each (conversation, turn), if any (it stands for its older block of turns). */
+    summaryBlocks(turns: readonly { sessionId: string; turnNo: number }[]): SummaryBlock[] {
+      return driver.all<SummaryBlock>(
+        `SELECT DISTINCT su.id, su.session_id AS sessionId, su.start_turn AS startTurn, su.end_turn AS endTurn, su.created_at AS createdAt
+         FROM json_each(?) c JOIN summaries su ON su.session_id = c.value ->> 0 AND su.end_turn >= c.value ->> 1
+         WHERE su.start_turn <= c.value ->> 1 AND su.kind = 'rolling'`,
+        [JSON.stringify(turns.map((t) => [t.sessionId, t.turnNo]))],
+      );
+    },
+    summaryTexts(list: Iterable<number>): Map<number, { summary: string; title: string }> {
+      const rows = driver.all<{ id: number; summary: string; title: string }>(
+        'SELECT su.id, su.summary, s.title FROM json_each(?) c JOIN summaries su ON su.id = c.value JOIN sessions s ON s.id = su.session_id',
+        [ids(list)],
+      );
+      return new Map(rows.map((r) => [r.id, r]));
+    },
+    /** Turns of the current session that are still in the context in full (left out of recall). */
+    recentFrom(sessionId: string, recentTurns: number): number {
+      return driver.get<{ n: number }>('SELECT MAX(0, turn_count - ?) AS n FROM sessions WHERE id = ?', [recentTurns, sessionId])?.n ?? 0;
+    },
+    /** 002 total_searched: the turns and summaries the search covered, from the sessions' turn counters
+     *  (counting 100,000 message rows on every recall would cost more than the search). */
+    totalSearched(): number {
+      return driver.get<{ n: number }>('SELECT (SELECT COALESCE(SUM(turn_count), 0) FROM sessions) + (SELECT COUNT(*) FROM summaries) AS n')?.n ?? 0;
+    },
+  };
+}
+
+export type TurnIndex = ReturnType<typeof createTurnIndex>;
