@@ -94,12 +94,15 @@ test.describe('issue 6 backups', () => {
     await page.getByTestId('backup-db-import-file').setInputFiles({ name: 'engram.sqlite3', mimeType: 'application/octet-stream', buffer: bytes });
     await expect(page.locator('[data-testid="backup-db-check"][data-ok="true"]')).toBeVisible();
     await page.getByTestId('backup-db-confirm').check();
+    // The swap reloads the page: wait for the new document and its engine, never for the old one (a test
+    // that ends mid-reload leaves Chromium closing a worker that is still opening OPFS, and the close hangs).
+    const reloaded = page.waitForEvent('load');
     await page.getByTestId('backup-db-replace').click();
-    await page.waitForLoadState('load');
+    await reloaded;
     await waitForEngine(page);
-    await expect
-      .poll(async () => (await call<{ items: { content: string }[] }>(page, 'memory.list', {})).items.map((m) => m.content))
-      .not.toContain('made after the export');
+    const contents = (await call<{ items: { content: string }[] }>(page, 'memory.list', {})).items.map((m) => m.content);
+    expect(contents).toContain('I prefer concise answers');
+    expect(contents).not.toContain('made after the export');
   });
 
   test('cleanup of old conversations reports 002’s counts', async ({ page }) => {
