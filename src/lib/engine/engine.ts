@@ -32,8 +32,10 @@ export interface Engine {
 }
 
 const opIdSchema = z.string().min(8).max(100);
+/** A re-sent write arrives within seconds of the first (leader hand-over, relay retry), and only the
+ *  writes in flight at that moment can be re-sent. */
 const RESULT_TTL_MS = 2 * 60_000;
-const OP_TTL_MS = 7 * 86_400_000;
+const RESULTS_KEPT = 256;
 const PRUNE_EVERY = 64;
 
 /**
@@ -73,34 +75,29 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   }
 
   let writesSincePrune = 0;
-  /**
-   * A re-sent write (leader hand-over, relay retry) arrives within seconds, so a stored result is only
-   * kept for RESULT_TTL_MS; after that the op id alone still keeps the write from applying twice (an
-   * outbox drain only needs to know it was applied). Op ids go after OP_TTL_MS.
-   */
-  function pruneAppliedOps(): void {
-    writesSincePrune = 0;
-    const now = env.clock.now();
-    env.driver.run('UPDATE applied_ops SET result = NULL WHERE result IS NOT NULL AND applied_at < ?', [now - RESULT_TTL_MS]);
-    env.driver.run('DELETE FROM applied_ops WHERE applied_at < ?', [now - OP_TTL_MS]);
-  }
 
+  /**
+   * Idempotency: a write carrying an op id is applied once. The op id is remembered (applied_ops, pruned
+   * after 7 days by maintenance.optimize) and its result kept for RESULT_TTL_MS (op_results), so a write
+   * re-sent after a leader hand-over gets the first answer back; after that the op id alone keeps it from
+   * applying twice (an outbox drain only needs to know it was applied) and the answer is null.
+   */
   function runWrite(method: Method, opId: string | undefined, run: () => unknown): unknown {
     return env.driver.transaction(() => {
-      if (opId) {
-        const prior = env.driver.get<{ result: string | null }>('SELECT result FROM applied_ops WHERE op_id = ?', [opId]);
-        if (prior) return prior.result === null ? null : JSON.parse(prior.result);
+      if (opId && env.driver.get('SELECT 1 FROM applied_ops WHERE op_id = ?', [opId])) {
+        const prior = env.driver.get<{ result: string }>('SELECT result FROM op_results WHERE op_id = ?', [opId]);
+        return prior ? JSON.parse(prior.result) : null;
       }
       const data = run();
       if (data instanceof Promise) throw new Error(`write handler ${method} must be synchronous`);
       if (opId) {
-        env.driver.run('INSERT INTO applied_ops (op_id, method, result, applied_at) VALUES (?, ?, ?, ?)', [
-          opId,
-          method,
-          data === undefined ? null : JSON.stringify(data),
-          env.clock.now(),
-        ]);
-        if (++writesSincePrune >= PRUNE_EVERY) pruneAppliedOps();
+        const now = env.clock.now();
+        env.driver.run('INSERT INTO applied_ops (op_id, applied_at) VALUES (?, ?)', [opId, now]);
+        if (data !== undefined) env.driver.run('INSERT INTO op_results (op_id, result, applied_at) VALUES (?, ?, ?)', [opId, JSON.stringify(data), now]);
+        if (++writesSincePrune >= PRUNE_EVERY) {
+          writesSincePrune = 0;
+          env.driver.run('DELETE FROM op_results WHERE applied_at < ? OR rid <= (SELECT MAX(rid) FROM op_results) - ?', [now - RESULT_TTL_MS, RESULTS_KEPT]);
+        }
       }
       return data;
     });

@@ -112,6 +112,7 @@ export function registryEntry(name: TableName): EngineTable {
 export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   schema_version: 'which migrations ran; the importing database keeps its own',
   applied_ops: 'idempotency keys of writes already applied; they belong to the database that applied them',
+  op_results: 'the answers to writes of the last two minutes, for a window that re-sends one; they belong to the database that applied them',
   job_runs: 'the log of background job runs (maintenance); jobs record new runs where they run',
   meta: 'facts about this database file, such as the segmenter version its search index was built with',
 };
