@@ -15,6 +15,8 @@ describe('seed 002 long-term memory', () => {
       else if (i >= 96) await turn(t, s.id, `OrderService 的问题现在又出现在第${i}轮了`, `我们再看一下 OrderService 的重试逻辑，第${i}轮。`);
       else await turn(t, s.id, `我们聊聊天气和第${i}个无关话题`, `好的，这是关于天气的第${i}个回答。`);
     }
+    // The jobs worker's periodic pass (storing a turn does not summarise).
+    expectOk(await t.engine.call('summary.roll', {}));
     const res = expectOk(await t.engine.call('recall.search', { query: '之前讨论的 OrderService 问题', limit: 5 }));
     const summaries = res.results.filter((r) => r.isSummary);
     const turns = res.results.filter((r) => !r.isSummary);
@@ -46,6 +48,11 @@ describe('seed 002 long-term memory', () => {
     for (let i = 1; i <= 10; i++) {
       await turn(t, s.id, `第${i}轮：OrderService 的 processPayment 有并发问题`, i === 3 ? '我们决定使用互斥锁保护关键区域。' : `分析第${i}轮的日志。`);
     }
+    // Storing turns never summarises (the write stays fast); 系统执行定期摘要 — the periodic pass does.
+    expect(expectOk(await t.engine.call('summary.list', { sessionId: s.id }))).toEqual([]);
+    expect(expectOk(await t.engine.call('summary.roll', {}))).toMatchObject({ created: [expect.any(Number)] });
+    // A second pass finds nothing more to do.
+    expect(expectOk(await t.engine.call('summary.roll', {}))).toEqual({ created: [], sessions: 0 });
     const summaries = expectOk(await t.engine.call('summary.list', { sessionId: s.id }));
     expect(summaries.map((x) => [x.startTurn, x.endTurn])).toEqual([[1, 5]]);
     const [first] = summaries;
@@ -63,6 +70,7 @@ describe('seed 002 long-term memory', () => {
     for (let i = 1; i <= 10; i++) {
       await turn(t, yesterday.id, `继续实现 CacheManager 的缓存淘汰，第${i}步`, `CacheManager 的缓存实现用 LRU，第${i}步完成。`);
     }
+    expectOk(await t.engine.call('summary.roll', {}));
     t.clock.advance(DAY_MS);
     const today = await newSession(t);
     const res = expectOk(await t.engine.call('recall.search', { query: '继续昨天的缓存实现', limit: 10, currentSessionId: today.id }));
@@ -109,5 +117,41 @@ describe('seed 002 long-term memory', () => {
     expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM symbol_index WHERE turn_id NOT IN (SELECT id FROM messages)')?.n).toBe(0);
     const old = expectOk(await t.engine.call('recall.search', { query: 'handler3 TypeError' }));
     expect(old.results.some((r) => r.content?.includes('handler3 '))).toBe(false);
+  });
+
+  it('SC-LTM-006 记忆清理 in a conversation still in use: its recent turns stay, it goes on working, nothing of the deleted turns is left', async () => {
+    const t = await createTestEngine();
+    const s = await newSession(t);
+    for (let i = 1; i <= 12; i++) {
+      const { user } = await turn(t, s.id, `SECRET${i} 我的旧密码是 ${1000 + i}，processPayment 第${i}步`, `记下了 SECRET${i}。`);
+      // Each turn's context run quotes the conversation (L5) — and, once built, its rolling summaries (L4).
+      const run = expectOk(await t.engine.call('context.build', { kind: 'chat', sessionId: s.id, message: user.message.content, excludeMessageId: user.message.id, locale: 'zh-CN' }));
+      expectOk(await t.engine.call('run.complete', { runId: run.runId, status: 'completed' }));
+    }
+    expect(expectOk(await t.engine.call('summary.list', { sessionId: s.id })).length).toBeGreaterThan(0);
+    t.clock.advance(40 * DAY_MS);
+    for (let i = 13; i <= 20; i++) await turn(t, s.id, `新的第${i}轮：validateOrder 的重构`, `好的，第${i}轮。`);
+
+    const report = expectOk(await t.engine.call('cleanup.run', { olderThanDays: 30 }));
+    expect(report).toMatchObject({ conversations_deleted: 0, turns_deleted: 24 });
+    expect(report.summaries_deleted).toBeGreaterThan(0);
+
+    // Nothing of the deleted turns is left anywhere: turns, summaries, runs, the title, recent write results.
+    for (const table of ['messages', 'summaries', 'context_runs', 'sessions', 'op_results']) {
+      const rows = t.driver.all<Record<string, unknown>>(`SELECT * FROM ${table}`);
+      expect(rows.filter((r) => JSON.stringify(r).includes('SECRET')), table).toEqual([]);
+    }
+    const session = expectOk(await t.engine.call('session.get', { id: s.id }));
+    expect(session.title).toContain('第13轮');
+    expect(expectOk(await t.engine.call('recall.search', { query: 'SECRET3 旧密码' })).results.filter((r) => (r.content ?? r.summary ?? '').includes('SECRET'))).toEqual([]);
+
+    // The conversation goes on: new turns are stored, and its remaining turns are summarised from turn 13.
+    for (let i = 21; i <= 30; i++) await turn(t, s.id, `第${i}轮：继续 validateOrder`, `第${i}轮完成。`);
+    expectOk(await t.engine.call('summary.roll', {}));
+    const blocks = expectOk(await t.engine.call('summary.list', { sessionId: s.id, kind: 'rolling' })).map((x) => [x.startTurn, x.endTurn]);
+    expect(blocks).toEqual([
+      [13, 17],
+      [18, 22],
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { createConversationService } from './conversation/conversation-service';
+import { createRollingSummaries } from './conversation/rolling-summaries';
 import { createWorkingMemoryRegistry } from './conversation/working-memory-registry';
 import { createContextServices } from './context';
 import { memoryPortFrom } from './context/memory-port';
@@ -29,12 +30,13 @@ export function createServices(env: EngineEnv) {
     messages,
     archive: (wm) => archiveHooks.reduce((n, hook) => n + hook(wm), 0),
   });
-  const conversation = createConversationService({ env, sessions, messages, summaries, workingMemory });
+  const rolling = createRollingSummaries({ env, messages, summaries, settings });
+  const conversation = createConversationService({ env, sessions, messages, rolling, workingMemory });
   // Long-term memory (issue 4); it keeps what expiring working memories leave behind.
   const memory = createMemoryServices({ env, settings, sessions, messages, workingMemory });
   archiveHooks.push(memory.archive);
   // The context engine (issue 5): layers, runs, feedback, rules, projects and their files.
-  const context = createContextServices({ env, settings, sessions, messages, summaries, workingMemory, memory: memoryPortFrom(memory) });
+  const context = createContextServices({ env, settings, sessions, messages, summaries, rolling, workingMemory, memory: memoryPortFrom(memory) });
   return {
     env,
     settings,
@@ -45,6 +47,7 @@ export function createServices(env: EngineEnv) {
     /** Long-term memory registers itself here to receive what expiring working memories leave behind. */
     onWorkingMemoryArchive: (hook: (typeof archiveHooks)[number]) => archiveHooks.push(hook),
     conversation,
+    rolling,
     memory,
     context,
     recall: createRecallService(env),

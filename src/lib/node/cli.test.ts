@@ -142,3 +142,25 @@ describe('engram CLI (seed 002 API contract) on a file database', () => {
     expect(err.message).not.toContain('many');
   });
 });
+
+describe('engram store keeps 002’s rolling summaries without a jobs worker', () => {
+  const project = tempProject();
+  afterAll(() => project.remove());
+
+  it('after --stdin stores 12 turns, turns 1–5 have their summary (REQ-LTM-002) and the last 5 stay full', async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => [
+      JSON.stringify({ role: 'user', content: `第${i + 1}轮：OrderService 的 processPayment 有并发问题` }),
+      JSON.stringify({ role: 'assistant', content: i === 2 ? '我们决定使用互斥锁保护关键区域。' : `分析第${i + 1}轮的日志。` }),
+    ]).flat();
+    const r = await runCliProcess(['store', '--conversation', 'conv-long', '--stdin', '--project-root', project.dir], { input: lines.join('\n') });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const db = openFileEngine({ dbPath: join(project.dir, '.engram', 'conversation-memory.db') });
+    try {
+      const summaries = expectOk(await db.engine.call('summary.list', { sessionId: 'conv-long' }));
+      expect(summaries.map((s) => [s.startTurn, s.endTurn])).toEqual([[1, 5]]);
+      expect(summaries[0]?.keyDecisions.join(' ')).toContain('互斥锁');
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -60,6 +60,8 @@ const stdinTurn = z.strictObject({ role: z.enum(['user', 'assistant']), content:
 /**
  * 002 memory_store. One turn from `--role`/`--content`, or (`--stdin`) one turn per JSON line
  * `{"role":…,"content":…}`, each stored as it arrives. Prints one 002 result line per stored turn.
+ * The CLI has no jobs worker: once the turns are stored it makes the conversation's due rolling
+ * summaries itself (REQ-LTM-002), as the app's periodic pass would.
  */
 export async function storeCommand({ db, args, print, stdin }: CommandContext<'store'>): Promise<void> {
   const store = async (role: 'user' | 'assistant', content: string) => {
@@ -84,12 +86,14 @@ export async function storeCommand({ db, args, print, stdin }: CommandContext<'s
       if (!turn.success) throw invalidArgument(turn.error, `stdin line ${n}`);
       await store(turn.data.role, turn.data.content);
     }
+    await callerFor(db.engine, STORE_NAMES)('summary.roll', { sessionId: args.conversation });
     return;
   }
   for (const [name, value] of [['--role', args.role], ['--content', args.content]] as const)
     if (value === undefined) throw new EngineError('INVALID_ARGUMENT', `Missing \`${name}\`: \`store\` needs it (or \`--stdin\`).`, { fields: [name] });
   await ensureConversation(db, args.conversation);
   await store(args.role as 'user' | 'assistant', args.content as string);
+  await callerFor(db.engine, STORE_NAMES)('summary.roll', { sessionId: args.conversation });
 }
 
 /** 002 memory_recall */

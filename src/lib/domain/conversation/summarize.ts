@@ -94,18 +94,23 @@ export function summarizeTurns(turns: readonly TurnText[]): ExtractiveSummary {
 /**
  * 002 REQ-LTM-002 / SC-LTM-003: once a session has `after` turns, every complete block of `block`
  * turns that lies before the last `keepFull` turns gets a summary. Returns the blocks still missing.
+ * Blocks start after the last summarised turn, or at `firstTurn` when older turns were deleted
+ * (002 memory_cleanup --older-than keeps a conversation's recent turns).
  */
 export function dueSummaryBlocks(opts: {
   turnCount: number;
   summarizedUpTo: number;
+  /** The conversation's oldest stored turn (1 unless a cleanup removed older ones). */
+  firstTurn?: number;
   after: number;
   block: number;
   keepFull: number;
 }): { startTurn: number; endTurn: number }[] {
   if (opts.turnCount < opts.after) return [];
   const limit = opts.turnCount - opts.keepFull;
+  const from = Math.max(opts.summarizedUpTo, (opts.firstTurn ?? 1) - 1) + 1;
   const out: { startTurn: number; endTurn: number }[] = [];
-  for (let start = opts.summarizedUpTo + 1; start + opts.block - 1 <= limit; start += opts.block) {
+  for (let start = from; start + opts.block - 1 <= limit; start += opts.block) {
     out.push({ startTurn: start, endTurn: start + opts.block - 1 });
   }
   return out;

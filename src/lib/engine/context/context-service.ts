@@ -87,8 +87,11 @@ export function createContextService(deps: ContextDeps) {
     const load = (id: LayerId, fn: (signal: AbortSignal) => ContextItem[] | Promise<ContextItem[]>) =>
       loadLayer({ id, load: async (signal) => fn(signal), timeoutMs: tuning.sourceTimeoutMs, logger: env.log });
 
-    // 004 full → compact before L4 reads the history (synchronous, its own transaction).
-    if (session && wants('summaries')) deps.compaction.maybeCompact(session.id);
+    // The conversation's due rolling summaries, then 004 full → compact, before L4 reads the history.
+    if (session && wants('summaries')) {
+      deps.rolling.roll(session.id);
+      deps.compaction.maybeCompact(session.id);
+    }
 
     // L5 first: L4's history starts where the rolling window ends.
     let firstWindowTurn = (session?.turnCount ?? 0) + 1;

@@ -1,3 +1,4 @@
+import type { RollingSummaries } from '../conversation/rolling-summaries';
 import type { WorkingMemoryRegistry } from '../conversation/working-memory-registry';
 import type { EngineEnv } from '../env';
 import type { ProjectFileStore } from '../files/project-file-store';
@@ -26,6 +27,8 @@ export interface ContextDeps {
   sessions: SessionRepo;
   messages: MessageRepo;
   summaries: SummaryRepo;
+  /** Rolling summaries are made when a context needs them (storing a turn does not make them). */
+  rolling: Pick<RollingSummaries, 'roll'>;
   workingMemory: Pick<WorkingMemoryRegistry, 'peek'>;
   recall: RecallService;
   memory: MemoryPort;

@@ -7,6 +7,7 @@
  *   long-term memory (issue 4) ─▶ memory-port (profile, retrieve, markAccessed)
  */
 import { defaultTokenCounter } from '../../domain/text/tokens';
+import type { RollingSummaries } from '../conversation/rolling-summaries';
 import type { WorkingMemoryRegistry } from '../conversation/working-memory-registry';
 import type { EngineEnv } from '../env';
 import { memoryProjectFileStore } from '../files/project-file-store';
@@ -40,6 +41,7 @@ export function createContextServices(base: {
   sessions: SessionRepo;
   messages: MessageRepo;
   summaries: SummaryRepo;
+  rolling: Pick<RollingSummaries, 'roll'>;
   workingMemory: Pick<WorkingMemoryRegistry, 'peek'>;
   memory: MemoryPort;
 }) {

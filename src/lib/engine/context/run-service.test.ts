@@ -40,8 +40,12 @@ describe('runs for the inspector', () => {
     for (let i = 0; i < 3; i++) runs.push(await chat(t, s.id, `message ${i}`));
     const [oldest, , newest] = await Promise.all(runs.map((r) => t.engine.call('run.get', { runId: r.runId }).then(expectOk)));
     expect(oldest).toMatchObject({ messages: null, messagesPruned: true });
+    // The layers keep their tokens, sources and cuts for the inspector, not the text they held.
     expect(oldest?.layers).toHaveLength(6);
+    expect(oldest?.layers.map((l) => l.text)).toEqual(['', '', '', '', '', '']);
+    expect(JSON.stringify(oldest)).not.toContain('message 0');
     expect(newest?.messages?.at(-1)?.content).toContain('message 2');
+    expect(newest?.layers.find((l) => l.id === 'L5')?.text).toContain('message 2');
   });
 
   it('003 用户查看 AI 输出的记忆溯源 / 反馈溯源判断有误: weights per reference; "incorrect" lowers a learned rule', async () => {

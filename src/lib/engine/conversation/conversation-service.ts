@@ -1,12 +1,10 @@
-import { dueSummaryBlocks, summarizeTurns } from '../../domain/conversation/summarize';
 import { heuristicSessionSummary } from '../../domain/conversation/session-title';
-import type { Message, MessageMeta, MessageStatus, Role, Summary } from '../../domain/conversation/types';
+import type { Message, MessageMeta, MessageStatus, Role } from '../../domain/conversation/types';
 import { EngineError } from '../../domain/errors';
 import type { EngineEnv } from '../env';
 import type { MessageRepo } from '../store/message-repo';
 import type { SessionRepo } from '../store/session-repo';
-import { createSettingsRepo } from '../store/settings-repo';
-import type { SummaryRepo } from '../store/summary-repo';
+import type { RollingSummaries } from './rolling-summaries';
 import type { WorkingMemoryRegistry } from './working-memory-registry';
 
 export interface ConversationStoreResult {
@@ -16,7 +14,6 @@ export interface ConversationStoreResult {
   conversationId: string;
   symbolsExtracted: string[];
   storedAt: number;
-  summariesCreated: number[];
 }
 
 export interface SummarizeResult {
@@ -28,36 +25,18 @@ export interface SummarizeResult {
   keyDecisions: string[];
 }
 
-/** Storing turns and keeping what follows from them (summaries, session title, working memory) in step. */
+/**
+ * Storing turns and keeping what follows from them (session title, working memory) in step. Rolling
+ * summaries are not made here (see rolling-summaries.ts): a turn is stored as quickly as possible.
+ */
 export function createConversationService(deps: {
   env: EngineEnv;
   sessions: SessionRepo;
   messages: MessageRepo;
-  summaries: SummaryRepo;
+  rolling: RollingSummaries;
   workingMemory: WorkingMemoryRegistry;
 }) {
-  const { env, sessions, messages, summaries, workingMemory } = deps;
-  const settings = createSettingsRepo(env);
-
-  function summarizeBlock(sessionId: string, startTurn: number, endTurn: number, kind: Summary['kind'] = 'rolling'): Summary {
-    const turns = messages.turns(sessionId, startTurn, endTurn);
-    if (turns.length === 0) throw new EngineError('NOT_FOUND', 'There are no turns in that range (`fromTurn`–`toTurn`).', { fields: ['fromTurn', 'toTurn'] });
-    const s = summarizeTurns(turns);
-    return summaries.upsert({ sessionId, kind, startTurn, endTurn, ...s, method: 'extractive' });
-  }
-
-  /** 002 REQ-LTM-002: summarise every block that has left the last `recent_full_turns`. */
-  function rollSummaries(sessionId: string, turnCount: number): number[] {
-    const cfg = settings.get();
-    const due = dueSummaryBlocks({
-      turnCount,
-      summarizedUpTo: summaries.summarizedUpTo(sessionId),
-      after: cfg['chat.summary_after'],
-      block: cfg['chat.summary_block'],
-      keepFull: cfg['chat.recent_full_turns'],
-    });
-    return due.map((b) => summarizeBlock(sessionId, b.startTurn, b.endTurn).id);
-  }
+  const { env, sessions, messages, rolling, workingMemory } = deps;
 
   return {
     append(input: { sessionId: string; role: Role; content: string; status: MessageStatus; meta?: MessageMeta }): ConversationStoreResult {
@@ -84,21 +63,20 @@ export function createConversationService(deps: {
         const userNamed = session.title !== '' && session.title !== heuristicSessionSummary(first.user?.content ?? '', '').title;
         sessions.update(session.id, { title: userNamed ? session.title : title, snippet, summarizedAt: now });
       }
-      const summariesCreated = rollSummaries(session.id, Math.max(turnNo, session.turnCount));
       return {
         message,
         turnId: message.id,
         conversationId: session.id,
         symbolsExtracted: symbols.map((s) => s.symbol),
         storedAt: now,
-        summariesCreated,
       };
     },
     /** 002 memory_summarize: an explicit range, summarised now (extractively; the model may refine it). */
     summarize(sessionId: string, fromTurn: number, toTurn: number): SummarizeResult {
       sessions.mustFind(sessionId);
       if (toTurn < fromTurn) throw new EngineError('INVALID_ARGUMENT', 'Invalid `toTurn`: must not be before `fromTurn`.', { fields: ['toTurn'] });
-      const s = summarizeBlock(sessionId, fromTurn, toTurn);
+      const s = rolling.summarize(sessionId, fromTurn, toTurn);
+      if (!s) throw new EngineError('NOT_FOUND', 'There are no turns in that range (`fromTurn`–`toTurn`).', { fields: ['fromTurn', 'toTurn'] });
       return {
         summaryId: s.id,
         conversationId: sessionId,
@@ -108,7 +86,6 @@ export function createConversationService(deps: {
         keyDecisions: s.keyDecisions,
       };
     },
-    rollSummaries,
   };
 }
 

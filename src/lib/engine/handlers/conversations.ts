@@ -19,6 +19,7 @@ type ConversationMethods =
   | 'summary.list'
   | 'summary.create'
   | 'summary.replace'
+  | 'summary.roll'
   | 'summary.turns'
   | 'summary.pending';
 
@@ -58,6 +59,7 @@ export function conversationHandlers(s: Services): Handlers<ConversationMethods>
     },
     'summary.create': ({ sessionId, fromTurn, toTurn }) => s.conversation.summarize(sessionId, fromTurn, toTurn),
     'summary.replace': ({ id, ...patch }) => s.summaries.replaceText(id, patch),
+    'summary.roll': ({ sessionId }) => s.rolling.rollDue(sessionId),
     'summary.turns': ({ id }) => {
       const summary = s.summaries.mustFind(id);
       return s.messages.turns(summary.sessionId, summary.startTurn, summary.endTurn);

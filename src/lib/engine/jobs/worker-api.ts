@@ -5,12 +5,13 @@ import type { ModelSettings } from '../../domain/llm/settings';
 import { afterReply, type AfterReplyInput, type AfterReplyResult } from './after-reply';
 import { createCaller, type RawEndpoint } from '../client/caller';
 import { maintenanceJob } from './maintenance-job';
+import { rollingSummariesJob } from './rolling-summaries-job';
 import { workingMemoryJob } from './working-memory-job';
 import { runSweepJob } from '../context/run-sweep-job';
 import { createScheduler, type Scheduler } from './scheduler';
 import type { JobDefinition, JobProgress } from './types';
 
-export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob];
+export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob, rollingSummariesJob];
 export const JOBS_LOCK = 'engram-jobs';
 
 export interface JobsWorkerApi {

@@ -141,6 +141,12 @@ export const contract = {
     errors: ['NOT_FOUND'],
     write: true,
   }),
+  /** 002 SC-LTM-003 "定期摘要": the rolling summaries that are due — one conversation's, or (no id) those of the
+   *  conversations that have any (the jobs worker's periodic pass). */
+  'summary.roll': call<{ created: number[]; sessions: number }>()({
+    input: z.strictObject({ sessionId: id.optional() }),
+    write: true,
+  }),
   /** A model's better summary of a block that has an extractive one. */
   'summary.replace': call<Summary>()({
     input: z.strictObject({

@@ -146,13 +146,21 @@ export function createRunRepo({ driver, clock }: Pick<EngineEnv, 'driver' | 'clo
       );
       return rows.map((r) => r.id).sort();
     },
-    /** Drops the prompt text of all but the `keep` most recent runs (bounded storage; 004 inspector). */
+    /**
+     * Drops the prompt text — the full messages and each layer's text — of all but the `keep` most recent runs
+     * (bounded storage: a chat turn's prompt is several KB; 004 inspector keeps the layers' tokens, sources, cuts).
+     */
     pruneMessages(keep: number): number {
-      return driver.run(
-        `UPDATE context_runs SET messages = NULL WHERE messages IS NOT NULL
+      const rows = driver.all<{ rid: number; layers: string }>(
+        `SELECT rid, layers FROM context_runs WHERE messages IS NOT NULL
          AND rid <= (SELECT rid FROM context_runs ORDER BY rid DESC LIMIT 1 OFFSET ?)`,
         [keep],
-      ).changes;
+      );
+      for (const r of rows) {
+        const layers = (JSON.parse(r.layers) as LayerResult[]).map((l) => ({ ...l, text: '' }));
+        driver.run('UPDATE context_runs SET messages = NULL, layers = ? WHERE rid = ?', [JSON.stringify(layers), r.rid]);
+      }
+      return rows.length;
     },
   };
 }
