@@ -106,6 +106,7 @@ export const contract = {
   }),
   'message.list': call<Message[]>()({
     input: z.strictObject({ sessionId: id, limit: z.number().int().min(1).max(1000).default(200), beforeId: messageId.optional() }),
+    errors: ['NOT_FOUND'],
   }),
   'message.get': call<Message>()({ input: z.strictObject({ id: messageId }), errors: ['NOT_FOUND'] }),
   'message.update': call<Message>()({
@@ -134,7 +135,10 @@ export const contract = {
   }),
   /** 001 auto-cleanup after 30 idle minutes (the jobs worker calls it every minute). */
   'workingMemory.sweep': call<{ removed: string[]; archived: number }>()({ input: none, write: true }),
-  'summary.list': call<Summary[]>()({ input: z.strictObject({ sessionId: id, kind: z.enum(['rolling', 'compact']).optional() }) }),
+  'summary.list': call<Summary[]>()({
+    input: z.strictObject({ sessionId: id, kind: z.enum(['rolling', 'compact']).optional() }),
+    errors: ['NOT_FOUND'],
+  }),
   /** 002 memory_summarize */
   'summary.create': call<SummarizeResult>()({
     input: z.strictObject({ sessionId: id, fromTurn: z.number().int().min(1), toTurn: z.number().int().min(1) }),
@@ -240,7 +244,7 @@ export const contract = {
     write: true,
   }),
   /** 001 DELETE /memory/long-term/{id}: permanent. */
-  'memory.delete': call<{ deleted: true; id: string }>()({ input: z.strictObject({ id: memoryInput.memoryId }), errors: ['NOT_FOUND'], write: true }),
+  'memory.delete': call<Mem.DeleteResult>()({ input: z.strictObject({ id: memoryInput.memoryId }), errors: ['NOT_FOUND'], write: true }),
   /** 001 DELETE /memory/long-term: everything, only with `confirm: true`; working memories stay. */
   'memory.clear': call<Mem.ClearReport>()({
     input: z.strictObject({ confirm: z.boolean().default(false), includeProfile: z.boolean().default(false) }),
