@@ -50,11 +50,11 @@ export const contract = {
   'settings.update': call<Settings>()({ input: z.strictObject({ patch: settingsPatchSchema }), write: true }),
 
   // ── background jobs and maintenance ───────────────────────────────────────
-  'maintenance.optimize': call<MaintenanceReport>()({ input: none, write: true }),
-  'maintenance.ftsMerge': call<MaintenanceReport>()({ input: none, write: true }),
+  'maintenance.optimize': call<MaintenanceReport>()({ input: none, write: true, background: true }),
+  'maintenance.ftsMerge': call<MaintenanceReport>()({ input: none, write: true, background: true }),
   'maintenance.integrityCheck': call<IntegrityReport>()({ input: none }),
   /** 002 memory_reindex: every full-text row rebuilt with the current segmenter (also run at start when it changed). */
-  'maintenance.reindex': call<ReindexReport>()({ input: none, write: true }),
+  'maintenance.reindex': call<ReindexReport>()({ input: none, write: true, background: true }),
   'jobs.record': call<JobRun>()({
     input: z.strictObject({
       job: jobName,
@@ -65,6 +65,7 @@ export const contract = {
       result: z.record(z.string(), z.unknown()),
     }),
     write: true,
+    background: true,
   }),
   'jobs.history': call<JobRun[]>()({
     input: z.strictObject({ job: jobName.optional(), limit: z.number().int().min(1).max(100).default(10) }),
@@ -134,7 +135,7 @@ export const contract = {
     errors: ['NOT_FOUND'],
   }),
   /** 001 auto-cleanup after 30 idle minutes (the jobs worker calls it every minute). */
-  'workingMemory.sweep': call<{ removed: string[]; archived: number }>()({ input: none, write: true }),
+  'workingMemory.sweep': call<{ removed: string[]; archived: number }>()({ input: none, write: true, background: true }),
   'summary.list': call<Summary[]>()({
     input: z.strictObject({ sessionId: id, kind: z.enum(['rolling', 'compact']).optional() }),
     errors: ['NOT_FOUND'],
@@ -348,7 +349,7 @@ export const contract = {
     write: true,
   }),
   /** Closes runs still pending after 10 minutes as `timeout` (the jobs worker calls it). */
-  'run.sweep': call<{ timedOut: string[] }>()({ input: none, write: true }),
+  'run.sweep': call<{ timedOut: string[] }>()({ input: none, write: true, background: true }),
   /** 004 "采纳/拒绝触发偏好信号入库": the event, then preference learning within its time budget. */
   'feedback.record': call<Ctx.FeedbackResult>()({
     input: z.strictObject({
@@ -523,4 +524,10 @@ export const METHODS = Object.keys(contract) as Method[];
 
 export function isMethod(value: unknown): value is Method {
   return typeof value === 'string' && Object.hasOwn(contract, value);
+}
+
+/** A write a person made (not the app's own bookkeeping): what counts as "a real save" (ARCHITECTURE §3). */
+export function isUserWrite(method: Method): boolean {
+  const spec = contract[method];
+  return spec.write && !spec.background;
 }

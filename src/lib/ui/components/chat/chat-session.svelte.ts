@@ -7,6 +7,7 @@ import { systemClock } from '../../../domain/clock';
 import { connection } from '../../app/connection.svelte';
 import { errorText, notices } from '../../app/handle-error.svelte';
 import { modelSettings } from '../../app/model-settings.svelte';
+import { profileChangeNotice } from '../memory/profile-notice';
 import { i18n, t } from '../../i18n/i18n.svelte';
 
 type Phase = 'idle' | 'saving' | 'building' | 'streaming';
@@ -218,13 +219,22 @@ export class ChatSession {
     return res.data.message;
   }
 
-  /** Off the UI thread: extraction (model or rules) and summary upkeep; shows "Remembered: …" with undo. */
+  /**
+   * Off the UI thread: extraction (model or rules) and summary upkeep; shows "Remembered: …" with undo,
+   * what changed in the profile (with its own undo), and how many of the model's suggestions were unusable.
+   */
   private remember(input: { sessionId: string; userMessageId: number; assistantMessageId?: number }): void {
     const jobs = connection.jobsApi;
     if (!jobs) return;
+    const tellProfile = (effect: Parameters<typeof profileChangeNotice>[0]) => {
+      const notice = profileChangeNotice(effect, { engine: connection.engine, push: (n) => notices.push(n) });
+      if (notice) notices.push(notice, 10_000);
+    };
     void jobs
       .afterReply(input, $state.snapshot(modelSettings.current))
       .then((result) => {
+        if (result.invalid > 0) notices.push({ kind: 'info', text: t('chat:extractionInvalid', { count: result.invalid }) });
+        tellProfile(result.profile);
         for (const item of result.remembered) {
           const id = item.memoryId;
           notices.push(
@@ -237,7 +247,9 @@ export class ChatSession {
                       label: t('common:actions.undo'),
                       run: async () => {
                         const undone = await connection.engine.call('memory.undo', { id });
-                        if (undone.ok) notices.push({ kind: 'info', text: t('chat:rememberedUndone') });
+                        if (!undone.ok) return;
+                        notices.push({ kind: 'info', text: t('chat:rememberedUndone') });
+                        tellProfile(undone.data);
                       },
                     },
                   }
