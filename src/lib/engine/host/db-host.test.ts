@@ -44,15 +44,21 @@ class LossyChannel extends BroadcastChannel {
 
 const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
+/** Tab A starts first and leads; tab B follows. Both reach `engine` when they lead. */
+async function twoTabs(engine: Engine) {
+  const locks = fakeLocks();
+  const name = `relay-${Math.random()}`;
+  const a = createDbHost({ openEngine: async () => engine, locks, channel: new BroadcastChannel(name), tabId: 'A' });
+  await settle();
+  const b = createDbHost({ openEngine: async () => engine, locks, channel: new BroadcastChannel(name), tabId: 'B' });
+  await settle();
+  return { a, b };
+}
+
 describe('several tabs (leader election over Web Locks, relay over BroadcastChannel)', () => {
   it('exactly one host leads; the other relays its calls and sees changes', async () => {
     const t = await createTestEngine();
-    const locks = fakeLocks();
-    const name = `relay-${Math.random()}`;
-    const a = createDbHost({ openEngine: async () => t.engine, locks, channel: new BroadcastChannel(name), tabId: 'A' });
-    await settle();
-    const b = createDbHost({ openEngine: async () => t.engine, locks, channel: new BroadcastChannel(name), tabId: 'B' });
-    await settle();
+    const { a, b } = await twoTabs(t.engine);
     expect(a.info().role).toBe('leader');
     expect(b.info().role).toBe('follower');
     const changes: string[] = [];
@@ -136,6 +142,27 @@ describe('several tabs (leader election over Web Locks, relay over BroadcastChan
     const res = await caller.call('message.append', { sessionId: s.id, role: 'user', content: 'once' });
     expect(res.ok).toBe(true);
     expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages')?.n).toBe(1);
+    a.close();
+    b.close();
+  });
+
+  it('a background sweep with nothing to sweep writes no row and announces nothing; a person\'s write is announced', async () => {
+    const t = await createTestEngine();
+    const { a, b } = await twoTabs(t.engine);
+    const seen: string[] = [];
+    for (const host of [a, b]) host.subscribe((e) => void (e.type === 'change' && seen.push(e.method)));
+    const ops = () => t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM applied_ops')?.n;
+    const before = ops();
+    for (const caller of [createCaller(a), createCaller(b)]) {
+      expectOk(await caller.call('workingMemory.sweep', {}));
+      expectOk(await caller.call('run.sweep', {}));
+    }
+    await settle();
+    expect(seen).toEqual([]);
+    expect(ops()).toBe(before);
+    expectOk(await createCaller(b).call('session.create', { title: 'a real save' }));
+    await settle();
+    expect(seen).toEqual(['session.create', 'session.create']);
     a.close();
     b.close();
   });

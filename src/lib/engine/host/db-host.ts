@@ -150,11 +150,9 @@ export function createDbHost(opts: DbHostOptions): DbHost {
 
   async function lead(): Promise<void> {
     try {
-      engine = await opts.openEngine();
-      engine.onChange((c) => {
-        emit({ type: 'change', method: c.method, at: c.at });
-        send({ t: 'change', method: c.method, at: c.at });
-      });
+      const opened = await opts.openEngine();
+      engine = opened;
+      announceChanges(opened);
     } catch (err) {
       startupError =
         err instanceof EngineError
@@ -166,6 +164,25 @@ export function createDbHost(opts: DbHostOptions): DbHost {
     // Our own relayed calls are answered here, under the same keys a re-send would use.
     for (const [id, p] of [...pending]) void answerOnce(`${tabId}:${id}`, p.req).then((res) => settle(id, res));
     send({ t: 'leader', tabId });
+  }
+
+  /**
+   * Every view re-queries on a change, so only a write that changed a row is announced: a background
+   * sweep that found nothing (it carries no op id, so it writes no idempotency row either) stays quiet.
+   * SQLite's running count of changed rows is compared at each write's end; a row changed in between by
+   * a call that is not a write (context.build stores its pending run) only makes the next write be
+   * announced even if it changed nothing — one extra re-query, never a missed change.
+   */
+  function announceChanges(opened: Engine): void {
+    const changeCount = () => opened.env.driver.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? -1;
+    let seen = changeCount();
+    opened.onChange((c) => {
+      const now = changeCount();
+      if (now === seen) return;
+      seen = now;
+      emit({ type: 'change', method: c.method, at: c.at });
+      send({ t: 'change', method: c.method, at: c.at });
+    });
   }
 
   // Wait for the lock; hold it for as long as this worker lives.

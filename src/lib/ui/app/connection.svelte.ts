@@ -5,6 +5,7 @@ import type { HostEvent, HostInfo } from '../../engine/host/messages';
 import type { DbWorkerApi } from '../../engine/host/worker-api';
 import type { JobsWorkerApi } from '../../engine/jobs/worker-api';
 import type { JobProgress } from '../../engine/jobs/types';
+import { isUserWrite } from '../../engine/protocol/contract';
 import type { SystemStatus } from '../../engine/protocol/types';
 import { localDb } from '../local/local-db';
 import { createOutbox, type Outbox } from '../local/outbox';
@@ -110,7 +111,8 @@ class Connection {
         break;
       case 'change':
         this.revision++;
-        this.#askPersistence();
+        // Only a person's save counts; the app's own bookkeeping (job records, sweeps) never prompts.
+        if (isUserWrite(event.method)) this.#askPersistence();
         break;
       case 'startup-failed':
         this.startupError = event.error as IpcError;
