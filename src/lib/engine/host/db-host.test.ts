@@ -167,6 +167,51 @@ describe('several tabs (leader election over Web Locks, relay over BroadcastChan
     b.close();
   });
 
+  it('a guest tab (isolated, in memory) never leads the tabs on OPFS, and never serves their writes', async () => {
+    const guest = await createTestEngine();
+    const persistent = await createTestEngine();
+    const locks = fakeLocks();
+    const g = createDbHost({ openEngine: async () => guest.engine, locks, isolated: true, tabId: 'G' });
+    await settle();
+    const p = createDbHost({ openEngine: async () => persistent.engine, locks, tabId: 'P' });
+    await settle();
+    expect(g.info().role).toBe('leader');
+    expect(p.info().role).toBe('leader');
+    expectOk(await createCaller(p).call('session.create', { title: 'kept on OPFS' }));
+    expectOk(await createCaller(g).call('session.create', { title: 'forgotten with the guest' }));
+    const titles = (t: typeof guest) => t.driver.all<{ title: string }>('SELECT title FROM sessions').map((r) => r.title);
+    expect(titles(persistent)).toEqual(['kept on OPFS']);
+    expect(titles(guest)).toEqual(['forgotten with the guest']);
+    g.close();
+    p.close();
+  });
+
+  it('a leader still waiting for the file says so (DB_UNAVAILABLE, reason busy), then serves once it opens', async () => {
+    const t = await createTestEngine();
+    let release: () => void = () => {};
+    const host = createDbHost({
+      openEngine: async ({ waiting }) => {
+        waiting();
+        await new Promise<void>((r) => (release = r));
+        return t.engine;
+      },
+      locks: fakeLocks(),
+      channel: new BroadcastChannel(`relay-${Math.random()}`),
+    });
+    const events: string[] = [];
+    host.subscribe((e) => {
+      if (e.type === 'waiting') events.push(`waiting:${e.error.code}:${String(e.error.details?.reason)}`);
+      if (e.type === 'role') events.push(`role:${e.info.role}`);
+    });
+    await settle();
+    expect(events).toContain('waiting:DB_UNAVAILABLE:busy');
+    const status = createCaller(host).call('system.status', {});
+    release();
+    expect((await status).ok).toBe(true);
+    expect(events.at(-1)).toBe('role:leader');
+    host.close();
+  });
+
   it('a follower with no leader anywhere answers DB_UNAVAILABLE instead of hanging', async () => {
     const locks = fakeLocks();
     const name = `relay-${Math.random()}`;

@@ -13,8 +13,16 @@ import { CHANNEL_NAME, LOCK_NAME, type HostEvent, type HostInfo, type HostRole, 
  *        │ holds lock 'engram-db-leader', owns SQLite on OPFS
  */
 export interface DbHostOptions {
-  /** Opens the database and builds the engine; only the leader calls it. */
-  openEngine: () => Promise<Engine>;
+  /**
+   * Opens the database and builds the engine; only the leader calls it. It may take long (another tab
+   * still holds the file): `waiting()` then tells the page why nothing answers yet.
+   */
+  openEngine: (hooks: { waiting: () => void }) => Promise<Engine>;
+  /**
+   * A tab of its own (a `?guest` session on an in-memory database): it neither leads nor follows the
+   * tabs that share the database on OPFS — no one else's writes may land in its memory, nor its in theirs.
+   */
+  isolated?: boolean;
   /** How long a follower waits for any leader before answering DB_UNAVAILABLE. */
   relayTimeoutMs?: number;
   locks?: LockManager;
@@ -48,9 +56,20 @@ const MAX_ATTEMPTS = 4;
 
 const RECENT_LIMIT = 500;
 
+const DB_BUSY_MESSAGE =
+  'Another Engram window (or one that is closing) still holds the database. Engram keeps trying; what you write meanwhile is kept on this device.';
+
+/** The lock and channel a host uses: the origin's shared ones, or (isolated) names no other tab knows. */
+export function hostNames(opts: { tabId: string; isolated: boolean }): { lockName: string; channelName: string } {
+  return opts.isolated
+    ? { lockName: `${LOCK_NAME}:isolated:${opts.tabId}`, channelName: `${CHANNEL_NAME}:isolated:${opts.tabId}` }
+    : { lockName: LOCK_NAME, channelName: CHANNEL_NAME };
+}
+
 export function createDbHost(opts: DbHostOptions): DbHost {
   const tabId = opts.tabId ?? crypto.randomUUID();
-  const channel = opts.channel ?? new BroadcastChannel(CHANNEL_NAME);
+  const { lockName, channelName } = hostNames({ tabId, isolated: opts.isolated ?? false });
+  const channel = opts.channel ?? new BroadcastChannel(channelName);
   const locks = opts.locks ?? navigator.locks;
   const relayTimeoutMs = opts.relayTimeoutMs ?? 30_000;
   const listeners = new Set<(e: HostEvent) => void>();
@@ -61,6 +80,8 @@ export function createDbHost(opts: DbHostOptions): DbHost {
   let role: HostRole = 'starting';
   let engine: Engine | null = null;
   let startupError: IpcError | null = null;
+  /** While the leader waits for the file: told to every subscriber, late ones too. */
+  let waitingFor: HostEvent | null = null;
   let releaseLock: (() => void) | null = null;
   let closed = false;
 
@@ -100,7 +121,7 @@ export function createDbHost(opts: DbHostOptions): DbHost {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         pending.delete(id);
-        resolve(fail('DB_UNAVAILABLE', 'No Engram window could open the database in time. Reload to try again.'));
+        resolve(fail('DB_UNAVAILABLE', 'No Engram window could open the database in time. Reload to try again.', { reason: 'no-leader' }));
       }, relayTimeoutMs);
       pending.set(id, { req, resolve, timer, attempts: 1 });
       send({ t: 'req', from: tabId, id, req });
@@ -150,8 +171,14 @@ export function createDbHost(opts: DbHostOptions): DbHost {
 
   async function lead(): Promise<void> {
     try {
-      const opened = await opts.openEngine();
+      const opened = await opts.openEngine({
+        waiting: () => {
+          waitingFor = { type: 'waiting', error: { code: 'DB_UNAVAILABLE', message: DB_BUSY_MESSAGE, details: { reason: 'busy' } } };
+          emit(waitingFor);
+        },
+      });
       engine = opened;
+      waitingFor = null;
       announceChanges(opened);
     } catch (err) {
       startupError =
@@ -187,7 +214,7 @@ export function createDbHost(opts: DbHostOptions): DbHost {
 
   // Wait for the lock; hold it for as long as this worker lives.
   void locks
-    .request(LOCK_NAME, { mode: 'exclusive' }, async () => {
+    .request(lockName, { mode: 'exclusive' }, async () => {
       if (closed) return;
       await lead();
       await new Promise<void>((resolve) => {
@@ -212,6 +239,7 @@ export function createDbHost(opts: DbHostOptions): DbHost {
     subscribe(listener) {
       listeners.add(listener);
       listener({ type: 'role', info: info() });
+      if (waitingFor) listener(waitingFor);
       return () => listeners.delete(listener);
     },
     info,

@@ -10,6 +10,8 @@ import type { SystemStatus } from '../../engine/protocol/types';
 import { localDb } from '../local/local-db';
 import { createOutbox, type Outbox } from '../local/outbox';
 
+const STATUS_RETRY_MS = 2000;
+
 /**
  * The page's one connection to the engine: starts the DB worker and the jobs worker, joins them with a
  * MessagePort, and turns worker events into reactive state.
@@ -30,6 +32,7 @@ class Connection {
   #outbox: Outbox | null = null;
   #started = false;
   #askedPersist = false;
+  #statusRetry: ReturnType<typeof setTimeout> | null = null;
 
   get ready(): boolean {
     return this.status !== null;
@@ -87,10 +90,21 @@ class Connection {
       this.startupError = null;
       const drained = await this.outbox.drain();
       this.outboxCount = drained.remaining;
-    } else if (res.error.code !== 'DB_UNAVAILABLE') {
+    } else {
+      // Shown, never swallowed: without a database nothing the user writes reaches it (the outbox keeps
+      // it). DB_UNAVAILABLE passes (another tab still holds the file, no window leads yet): look again.
       this.startupError = res.error;
+      if (res.error.code === 'DB_UNAVAILABLE') this.#retryStatusSoon();
     }
     if (!res.ok) this.outboxCount = await this.outbox.count();
+  }
+
+  #retryStatusSoon(): void {
+    if (this.#statusRetry) return;
+    this.#statusRetry = setTimeout(() => {
+      this.#statusRetry = null;
+      void this.#refreshStatus();
+    }, STATUS_RETRY_MS);
   }
 
   /**
@@ -115,7 +129,8 @@ class Connection {
         if (isUserWrite(event.method)) this.#askPersistence();
         break;
       case 'startup-failed':
-        this.startupError = event.error as IpcError;
+      case 'waiting':
+        this.startupError = event.error;
         break;
     }
   }
