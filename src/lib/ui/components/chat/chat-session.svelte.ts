@@ -161,7 +161,9 @@ export class ChatSession {
       await connection.engine.call('run.complete', { runId: run.runId, status: code === 'CANCELED' ? 'canceled' : code === 'TIMEOUT' ? 'timeout' : 'failed' });
       if (code !== 'CANCELED') {
         const message = err instanceof Error ? err.message : '';
-        this.error = t('chat:errors.reply', { message: errorText({ code, message }) });
+        // A model failure's reason (server down, CORS, unknown model…) picks its translated advice.
+        const details = err instanceof EngineError ? err.details : undefined;
+        this.error = t('chat:errors.reply', { message: errorText({ code, message, details }) });
       }
     } finally {
       this.#abort = null;
