@@ -96,6 +96,7 @@ const paths: Record<Method, Paths> = {
     { kind: 'skill', skillId: 'continue', projectId: MISSING, message: 'x', locale: 'en' },
     { kind: 'skill', message: 'x', locale: 'en' },
   ],
+  'context.cancel': () => [{ requestId: 'short' }],
   'run.complete': (c) => [{ runId: MISSING, status: 'completed' }, { runId: c.runId, status: 'completed', messageId: 999_999 }],
   'run.get': () => [{ runId: MISSING }],
   'run.list': () => [{ limit: 0 }],

@@ -324,9 +324,13 @@ export const contract = {
       budgets: z.partialRecord(z.enum(['L0', 'L1', 'L2', 'L3', 'L4', 'L5']), z.number().int().min(0).max(200_000)).optional(),
       tokenRatio: z.number().min(0.25).max(4).optional(),
       locale: z.enum(['en', 'zh-CN']),
+      /** The caller's id for this build: `context.cancel` with it stops the build (→ CANCELED, no run stored). */
+      requestId: z.string().min(8).max(100).optional(),
     }),
     errors: ['NOT_FOUND', 'CANCELED', 'TIMEOUT'],
   }),
+  /** 004 "用户取消": Stop while the context is being built. `canceled` is false when no such build runs (yet). */
+  'context.cancel': call<{ canceled: boolean }>()({ input: z.strictObject({ requestId: z.string().min(8).max(100) }) }),
   /** A pending run ends: the reply was stored (completed, with its message id), stopped, failed or timed out. */
   'run.complete': call<Ctx.RunSummary>()({
     input: z.strictObject({ runId: id, status: z.enum(['completed', 'canceled', 'failed', 'timeout']), messageId: messageId.optional() }),
@@ -368,7 +372,7 @@ export const contract = {
       outputText: z.string().max(200_000).optional(),
       finalText: z.string().max(200_000).optional(),
     }),
-    errors: ['NOT_FOUND', 'CONFLICT', 'TIMEOUT'],
+    errors: ['NOT_FOUND', 'CONFLICT', 'CANCELED', 'TIMEOUT'],
     write: true,
   }),
   /** The learning history ("查看学习历史"). */

@@ -29,6 +29,8 @@ export class ChatSession {
   /** A user message saved on this device but not yet in the database. */
   queued = $state<string | null>(null);
   #abort: AbortController | null = null;
+  /** The context build in flight, so Stop reaches it too (seed 004 "用户取消"). */
+  #buildId: string | null = null;
   #lastUser: Message | null = null;
 
   get busy(): boolean {
@@ -86,8 +88,9 @@ export class ChatSession {
     }
   }
 
-  /** Esc / the stop button: the reply so far is kept, marked as stopped. */
+  /** Esc / the stop button: while the context is built, the build is canceled; while streaming, the reply so far is kept, marked as stopped. */
   stop(): void {
+    if (this.phase === 'building' && this.#buildId) void connection.engine.call('context.cancel', { requestId: this.#buildId });
     this.#abort?.abort();
   }
 
@@ -122,7 +125,10 @@ export class ChatSession {
     const settings = await modelSettings.ready();
     const provider = createProvider(settings);
     this.phase = 'building';
+    const requestId = crypto.randomUUID();
+    this.#buildId = requestId;
     const ctx = await connection.engine.call('context.build', {
+      requestId,
       kind: 'chat',
       sessionId,
       message: user.content,
@@ -130,8 +136,10 @@ export class ChatSession {
       locale: i18n.locale,
       tokenRatio: settings.tokenRatio,
     });
+    this.#buildId = null;
     if (!ctx.ok) {
-      this.fail(ctx.error);
+      // Stopped while building: the message stays, there is simply no reply (and nothing to report).
+      if (ctx.error.code !== 'CANCELED') this.fail(ctx.error);
       return;
     }
     const run = ctx.data;
