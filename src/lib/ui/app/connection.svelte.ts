@@ -8,7 +8,7 @@ import type { JobProgress } from '../../engine/jobs/types';
 import { isUserWrite } from '../../engine/protocol/contract';
 import type { SystemStatus } from '../../engine/protocol/types';
 import { localDb } from '../local/local-db';
-import { createOutbox, type Outbox } from '../local/outbox';
+import { createOutbox, type Outbox, type RefusedWrite, type RetryOutcome } from '../local/outbox';
 
 const STATUS_RETRY_MS = 2000;
 
@@ -26,6 +26,8 @@ class Connection {
   revision = $state(0);
   jobs = $state<Record<string, JobProgress>>({});
   outboxCount = $state(0);
+  /** Writes the engine refused while the outbox drained: kept for the person to retry or discard. */
+  outboxRefused = $state.raw<RefusedWrite[]>([]);
 
   #caller: EngineCaller | null = null;
   #jobs: Comlink.Remote<JobsWorkerApi> | null = null;
@@ -88,15 +90,32 @@ class Connection {
     if (res.ok) {
       this.status = res.data;
       this.startupError = null;
-      const drained = await this.outbox.drain();
-      this.outboxCount = drained.remaining;
+      await this.outbox.drain();
+      await this.refreshOutbox();
     } else {
       // Shown, never swallowed: without a database nothing the user writes reaches it (the outbox keeps
       // it). DB_UNAVAILABLE passes (another tab still holds the file, no window leads yet): look again.
       this.startupError = res.error;
       if (res.error.code === 'DB_UNAVAILABLE') this.#retryStatusSoon();
     }
-    if (!res.ok) this.outboxCount = await this.outbox.count();
+    if (!res.ok) await this.refreshOutbox();
+  }
+
+  async refreshOutbox(): Promise<void> {
+    this.outboxCount = await this.outbox.count();
+    this.outboxRefused = await this.outbox.refused();
+  }
+
+  /** A refused write, sent again with its op id (the person's "retry"). */
+  async retryWrite(opId: string): Promise<RetryOutcome> {
+    const outcome = await this.outbox.retry(opId);
+    await this.refreshOutbox();
+    return outcome;
+  }
+
+  async discardWrite(opId: string): Promise<void> {
+    await this.outbox.discard(opId);
+    await this.refreshOutbox();
   }
 
   #retryStatusSoon(): void {

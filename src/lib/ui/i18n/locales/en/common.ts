@@ -51,6 +51,10 @@ export const common = {
     },
     queued: 'Saved on this device; it will be written to the database as soon as it is available.',
   },
+  outbox: {
+    refused: 'Some changes could not be saved ({{count}}). Nothing was thrown away.',
+    review: 'Review them',
+  },
   actions: {
     save: 'Save',
     cancel: 'Cancel',

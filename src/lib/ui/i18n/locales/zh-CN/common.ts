@@ -53,6 +53,10 @@ export const common: Messages<typeof en> = {
     },
     queued: '已保存在本设备上，数据库可用后会立即写入。',
   },
+  outbox: {
+    refused: '有些更改未能保存（{{count}}）。没有任何内容被丢弃。',
+    review: '查看',
+  },
   actions: {
     save: '保存',
     cancel: '取消',
