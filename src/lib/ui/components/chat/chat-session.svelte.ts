@@ -1,3 +1,4 @@
+import { budgetsForWindow } from '../../../domain/context/window-budgets';
 import type { Message } from '../../../domain/conversation/types';
 import { EngineError, type IpcError } from '../../../domain/errors';
 import { createProvider, runWithTools } from '../../../domain/llm';
@@ -135,6 +136,8 @@ export class ChatSession {
       excludeMessageId: user.id,
       locale: i18n.locale,
       tokenRatio: settings.tokenRatio,
+      // Per model (004): the layers are cut to fit this model's context window, with room for the reply.
+      budgets: budgetsForWindow(settings.contextWindow),
     });
     this.#buildId = null;
     if (!ctx.ok) {

@@ -1,3 +1,4 @@
+import { budgetsForWindow } from '../../../domain/context/window-budgets';
 import { EngineError } from '../../../domain/errors';
 import type { ModelProvider } from '../../../domain/llm/types';
 import type { ContextBuildResult, SkillInfo } from '../../../engine/context/types';
@@ -110,6 +111,8 @@ export class SkillRunner {
       selection: selectionForContext(sel),
       locale: this.#deps.locale(),
       tokenRatio: settings.tokenRatio,
+      // Per model (004): the layers are cut to fit this model's context window, with room for the reply.
+      budgets: budgetsForWindow(settings.contextWindow),
     });
     this.#buildId = null;
     if (!built.ok) {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { LAYER_IDS } from '../../../domain/context';
+import { budgetsForWindow, LAYER_IDS, replyReserve } from '../../../domain/context';
 import { EngineError } from '../../../domain/errors';
 import { memoryProjectFileStore, type ProjectFileStore } from '../../../engine/files/project-file-store';
 import { createTestEngine, expectOk } from '../../../engine/testing';
@@ -110,6 +110,23 @@ describe('Write page against a real engine', () => {
     expect(w.editor.content).toBe(CHAPTER.replace(SELECTED, `${SELECTED}风停了。`));
     const events = expectOk(await engine.call('feedback.list', { limit: 5 }));
     expect(events.map((e) => e.action)).toEqual(['reject', 'accept']);
+  });
+
+  it('the run is cut to the model’s context window (a 4k model: every layer within its share, room left for the reply)', async () => {
+    const t = await createTestEngine();
+    const { deps } = testWriteDeps({ engine: t.engine, now: () => t.clock.now(), settings: { contextWindow: 4096 } });
+    const w = new WriteState(deps);
+    await w.start();
+    await w.createProject('Novel');
+    await w.createDocument('Chapter 1');
+    const long = `${CHAPTER}\n\n`.repeat(60);
+    w.editor.input(long);
+    await w.editor.flush();
+    await w.runner.run({ skillId: 'continue', start: long.length - CHAPTER.length - 2, end: long.length - 2, defaultMessage: 'Continue.' });
+    const run = expectOk(await t.engine.call('run.get', { runId: w.runner.noModelRunId! }));
+    const budgets = budgetsForWindow(4096);
+    expect(Object.fromEntries(run.layers.map((l) => [l.id, l.budget]))).toEqual(budgets);
+    expect(run.totalTokens + replyReserve(4096)).toBeLessThanOrEqual(4096);
   });
 
   it('Stop cancels the run silently', async () => {
