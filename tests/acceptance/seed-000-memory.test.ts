@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createSearchMemoriesTool } from '../../src/lib/domain/llm/search-memories-tool';
 import { unwrap } from '../../src/lib/domain/errors';
 import { createTestEngine, expectOk, type TestEngine } from '../../src/lib/engine/testing';
+import { build } from './context-helpers';
 import { DAY_MS, newSession, turn } from './helpers';
 
 async function say(t: TestEngine, sessionId: string, user: string) {
@@ -60,7 +61,7 @@ describe('seed 000 memory', () => {
 
     // "Remembered … [undo]": undoing the new memory brings the old one back.
     const undone = expectOk(await t.engine.call('memory.undo', { id: superseding.memoryId! }));
-    expect(undone).toEqual({ kind: 'deleted', memoryId: superseding.memoryId, restored: [coffee.id] });
+    expect(undone).toMatchObject({ kind: 'deleted', memoryId: superseding.memoryId, restored: [coffee.id] });
     expect(expectOk(await t.engine.call('memory.get', { id: coffee.id })).memory.status).toBe('active');
   });
 
@@ -109,6 +110,18 @@ describe('seed 000 memory', () => {
       [2, 'user', 'edit'],
       [1, 'extractor', 'extract'],
     ]);
+
+    // The chat's "Remembered: 叫我小明 [Undo]": the name leaves the memories and the profile (L1) together.
+    const u = await createTestEngine();
+    const v = await newSession(u);
+    const named = await say(u, v.id, '叫我小明就行。我住在杭州');
+    const name = named.decisions.find((d) => d.key === 'fact.name')!;
+    const l1 = async () => (await build(u, { sessionId: v.id })).layers.find((l) => l.id === 'L1')!.text;
+    expect(await l1()).toContain('称呼：小明');
+    const undone = expectOk(await u.engine.call('memory.undo', { id: name.memoryId! }));
+    expect(undone).toMatchObject({ kind: 'deleted', profileChanged: true, profileChanges: [{ action: 'removed', previous: '称呼：小明' }] });
+    expect(await l1()).not.toContain('小明');
+    expect(await l1()).toContain('居住地：杭州');
   });
 
   it('000 配置项生效: a new memory.rag_top_n is the topN of the next passive retrieval', async () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Input } from '../../src/lib/engine/protocol/contract';
 import { createTestEngine, expectOk, type TestEngine } from '../../src/lib/engine/testing';
 import { createMemoryRepo } from '../../src/lib/engine/store/memory-repo';
+import { build } from './context-helpers';
 import { DAY_MS, newSession, turn } from './helpers';
 
 const W = { keyword: 0.4, category: 0.2, recency: 0.15, frequency: 0.1, confidence: 0.15 };
@@ -264,18 +265,35 @@ describe('seed 001 long-term memory', () => {
     const t = await createTestEngine();
     const gone = await remember(t, { content: 'Erlang 的热更新' });
     const kept = await remember(t, { content: 'Erlang 的监督树' });
-    expect(expectOk(await t.engine.call('memory.delete', { id: gone.id }))).toEqual({ deleted: true, id: gone.id });
+    expect(expectOk(await t.engine.call('memory.delete', { id: gone.id }))).toMatchObject({ deleted: true, id: gone.id, profileChanged: false });
     expect(await t.engine.call('memory.get', { id: gone.id })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     expect((await retrieve(t, { query: 'Erlang 热更新' })).items.map((i) => i.memory.id)).toEqual([kept.id]);
     expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_history WHERE memory_id = ?', [gone.id])?.n).toBe(0);
     expect(t.driver.get<{ n: number }>("SELECT COUNT(*) AS n FROM memories_fts WHERE memories_fts MATCH 'erlang'")?.n).toBe(1);
     expect(await t.engine.call('memory.delete', { id: gone.id })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+
+    // What a learned memory wrote into the profile leaves with it: the next request's L1 no longer has it.
+    const s = await newSession(t);
+    const { user } = await turn(t, s.id, 'From now on, please answer in bullet points. My name is Sam.', 'OK.');
+    const learnedNow = expectOk(await t.engine.call('memory.extract', { sessionId: s.id, userMessageId: user.message.id }));
+    const format = learnedNow.decisions.find((d) => d.key.startsWith('preference.instruction.'))!;
+    const l1 = async () => (await build(t, { sessionId: s.id, message: 'hi', locale: 'en' })).layers.find((l) => l.id === 'L1')!.text;
+    expect(await l1()).toContain('- answer in bullet points');
+    const deleted = expectOk(await t.engine.call('memory.delete', { id: format.memoryId! }));
+    expect(deleted).toMatchObject({ profileChanged: true, profileChanges: [{ action: 'removed', previous: 'answer in bullet points' }] });
+    expect(await l1()).not.toContain('bullet points');
+    expect(await l1()).toContain('Name: Sam');
+    // The change is a profile version of its own, so it can be taken back.
+    expect(expectOk(await t.engine.call('profile.history', {})).items[0]).toMatchObject({ actor: 'user', reason: 'memory-delete' });
+    expectOk(await t.engine.call('profile.undo', {}));
+    expect(await l1()).toContain('- answer in bullet points');
   });
 
   it('001 User clear all memories: needs confirm, deletes every long-term memory, keeps working memory', async () => {
     const t = await createTestEngine();
     const s = await newSession(t);
-    await turn(t, s.id, '我喜欢喝咖啡，我叫小明', '记住了。');
+    const { user } = await turn(t, s.id, '以后请回答简洁一点。我喜欢喝咖啡，我叫小明', '记住了。');
+    expectOk(await t.engine.call('memory.extract', { sessionId: s.id, userMessageId: user.message.id }));
     await remember(t, { content: 'Haskell 的类型类' });
     const before = expectOk(await t.engine.call('memory.list', {})).total;
     expect(before).toBeGreaterThan(0);
@@ -284,8 +302,18 @@ describe('seed 001 long-term memory', () => {
     expect(refused).toMatchObject({ ok: false, error: { code: 'MEMORY_CLEAR_CONFIRM_REQUIRED' } });
     expect(expectOk(await t.engine.call('memory.list', {})).total).toBe(before);
 
+    const l1 = async () => (await build(t, { sessionId: s.id, message: '你好' })).layers.find((l) => l.id === 'L1')!.text;
+    expectOk(await t.engine.call('profile.update', { content: `${expectOk(await t.engine.call('profile.get', {})).content}- 周末不谈工作\n` }));
+    expect(await l1()).toContain('称呼：小明');
+    expect(await l1()).toContain('回答长度：简洁');
+
     const report = expectOk(await t.engine.call('memory.clear', { confirm: true }));
     expect(report.memoriesDeleted).toBe(before);
+    // Without includeProfile the profile stays, minus every line the memories wrote; the user's own line stays.
+    expect(report).toMatchObject({ profileVersionsDeleted: 0, profileChanged: true });
+    expect(await l1()).not.toContain('小明');
+    expect(await l1()).not.toContain('简洁');
+    expect(await l1()).toContain('周末不谈工作');
     expect(expectOk(await t.engine.call('memory.list', { status: 'all' })).total).toBe(0);
     expect((await retrieve(t, { query: 'Haskell' })).items).toEqual([]);
     // Working memory stays until the session ends.

@@ -216,7 +216,7 @@ describe('seed 004 feedback, cancellation, compaction, settings files', () => {
     expect(after.find((r) => r.id === bang?.id)).toEqual(confirmed);
   });
 
-  it('004 用户取消/超时: CONFLICT on unfinished runs, TIMEOUT with nothing half-written, nothing left pending', async () => {
+  it('004 用户取消/超时: Stop while building gives CANCELED and stores nothing; feedback on canceled/timed-out runs says so; nothing left pending', async () => {
     const t = await createTestEngine();
     const s = await newSession(t);
     const a = await build(t, { sessionId: s.id });
@@ -224,7 +224,8 @@ describe('seed 004 feedback, cancellation, compaction, settings files', () => {
     expect(expectOk(await t.engine.call('run.get', { runId: a.runId })).status).toBe('canceled');
     expectOk(await t.engine.call('run.complete', { runId: b.runId, status: 'canceled' }));
     const onCanceled = await t.engine.call('feedback.record', { runId: b.runId, action: 'accept' });
-    expect(onCanceled).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(onCanceled).toMatchObject({ ok: false, error: { code: 'CANCELED', details: { field: 'runId' } } });
+    expect(await t.engine.call('feedback.record', { runId: a.runId, action: 'reject' })).toMatchObject({ ok: false, error: { code: 'CANCELED' } });
     expect(await t.engine.call('run.complete', { runId: b.runId, status: 'completed' })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
     expect(await t.engine.call('feedback.record', { runId: 'no-such-run', action: 'reject' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     const c = await build(t, { sessionId: s.id });
@@ -232,6 +233,22 @@ describe('seed 004 feedback, cancellation, compaction, settings files', () => {
     expect(expectOk(await t.engine.call('run.sweep', {})).timedOut).toEqual([]);
     t.clock.advance(2 * 60_000);
     expect(expectOk(await t.engine.call('run.sweep', {})).timedOut).toEqual([c.runId]);
+    expect(await t.engine.call('feedback.record', { runId: c.runId, action: 'accept' })).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(pending(t)).toBe(0);
+
+    // Stop while the context is being built (a setting file that never finishes loading): CANCELED, no run.
+    const hanging = await createTestEngine({ files: instrumented(memoryProjectFileStore(), { reads: [], hang: true }), context: { sourceTimeoutMs: 60_000 } });
+    const hp = await project(hanging, { '.engram/world/setting.md': WORLD });
+    const building = hanging.engine.call('context.build', { kind: 'skill', skillId: 'consistency-check', projectId: hp.id, selection: SELECTION, message: '检查', locale: 'zh-CN', requestId: 'req-stop-while-building' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(expectOk(await hanging.engine.call('context.cancel', { requestId: 'req-stop-while-building' }))).toEqual({ canceled: true });
+    expect(await building).toMatchObject({ ok: false, error: { code: 'CANCELED', details: { field: 'requestId' } } });
+    expect(hanging.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM context_runs')?.n).toBe(0);
+    // A Stop that overtakes its build (sent right after it) cancels it too.
+    expect(expectOk(await t.engine.call('context.cancel', { requestId: 'req-stopped-first' }))).toEqual({ canceled: false });
+    const runsBefore = t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM context_runs')?.n;
+    expect(await t.engine.call('context.build', { kind: 'chat', sessionId: s.id, message: '你好', locale: 'zh-CN', requestId: 'req-stopped-first' })).toMatchObject({ ok: false, error: { code: 'CANCELED' } });
+    expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM context_runs')?.n).toBe(runsBefore);
     expect(pending(t)).toBe(0);
     expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM feedback_events')?.n).toBe(0);
 

@@ -50,6 +50,8 @@ test.describe('issue 4 long-term memory', () => {
     await sendChat(page, 'I prefer answers in bullet points');
     await expect(page.locator('[data-testid="message"][data-role="assistant"]')).toBeVisible();
     await expect(page.getByText(/Remembered:/).first()).toBeVisible({ timeout: 15_000 });
+    // The profile learned it too, and the chat says so.
+    await expect(page.getByText('Profile updated: added “Format: bullet points”')).toBeVisible();
 
     // A new session: the preference is in what the model is given.
     await page.getByTestId('new-session').click();
@@ -66,15 +68,9 @@ test.describe('issue 4 long-term memory', () => {
     await page.getByTestId('memory-delete').click();
     await page.getByTestId('memory-delete-confirm').click();
     await expect(page.getByTestId('memory-row').filter({ hasText: 'bullet points' })).toHaveCount(0);
-    // The profile learned the same preference; clear that line too (the profile is its own document).
-    const profile = await call<{ content: string; version: number }>(page, 'profile.get');
-    if (profile.content.includes('bullet points')) {
-      await page.getByTestId('memory-tab-profile').click();
-      const text = page.getByTestId('profile-text');
-      await text.fill(profile.content.split('\n').filter((l) => !l.includes('bullet points')).join('\n'));
-      await page.getByTestId('profile-save').click();
-      await expect.poll(async () => (await call<{ content: string }>(page, 'profile.get')).content).not.toContain('bullet points');
-    }
+    // The line it wrote into the profile went with it, visibly (and undoably).
+    await expect(page.getByText('Profile updated: removed “Format: bullet points”')).toBeVisible();
+    expect((await call<{ content: string }>(page, 'profile.get')).content).not.toContain('bullet points');
 
     // A third session no longer carries it.
     await page.goto('/chat');

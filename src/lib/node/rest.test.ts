@@ -124,7 +124,7 @@ describe('REST endpoints (seed 001) via engram serve', () => {
     const got = await call('GET', `/memory/long-term/${encodeURIComponent(first.id)}`);
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({ id: first.id, content: expect.stringContaining('OrderService'), history: [expect.objectContaining({ action: 'create' })] });
-    expect(await call('DELETE', `/memory/long-term/${first.id}`)).toEqual({ status: 200, body: { deleted: true, id: first.id } });
+    expect(await call('DELETE', `/memory/long-term/${first.id}`)).toEqual({ status: 200, body: { deleted: true, id: first.id, profile_changed: false } });
     const again = await call('GET', `/memory/long-term/${first.id}`);
     expect([again.status, errorOf(again).code]).toEqual([404, 'NOT_FOUND']);
     expect((await call('DELETE', `/memory/long-term/${first.id}`)).status).toBe(404);

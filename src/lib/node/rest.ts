@@ -18,7 +18,7 @@ import { EngineError, type ErrorCode, type IpcError } from '../domain/errors';
 import type { Engine } from '../engine/engine';
 import { contract, type Input } from '../engine/protocol/contract';
 import { callerFor } from './engine-call';
-import { clearShape, memoryDetailShape, memoryShape, workingMemoryShape } from './shapes';
+import { clearShape, deleteShape, memoryDetailShape, memoryShape, workingMemoryShape } from './shapes';
 
 export const REST_HOST = '127.0.0.1';
 /** The page the engine returns when none is asked for (derived from the contract, so it cannot drift). */
@@ -111,7 +111,7 @@ async function route({ engine, method, url }: { engine: Engine; method: string; 
     allow(['GET', 'DELETE']);
     onlyParams(url.searchParams, []);
     if (method === 'GET') return { body: memoryDetailShape(await call('memory.get', { id })) };
-    return { body: await call('memory.delete', { id }) };
+    return { body: deleteShape(await call('memory.delete', { id })) };
   }
   if (a === 'memory' && b === 'working' && segments.length === 3 && id !== undefined) {
     allow(['GET']);

@@ -9,7 +9,7 @@ import type { WorkingMemory } from '../domain/conversation/types';
 import type { MemoryRecord } from '../domain/memory';
 import type { ConversationStoreResult, SummarizeResult } from '../engine/conversation/conversation-service';
 import type { ImportResult } from '../engine/backup';
-import type { ClearReport, MemoryDetail, MemoryHistoryEntry } from '../engine/memory/types';
+import type { ClearReport, DeleteResult, MemoryDetail, MemoryHistoryEntry } from '../engine/memory/types';
 import type { RecallResponse } from '../engine/recall/types';
 import type { CleanupReport } from '../engine/store/cleanup';
 import type { ReindexReport } from '../engine/store/fts-reindex';
@@ -128,7 +128,11 @@ export const clearShape = (r: ClearReport) => ({
   memories_deleted: r.memoriesDeleted,
   history_deleted: r.historyDeleted,
   profile_versions_deleted: r.profileVersionsDeleted,
+  profile_changed: r.profileChanged,
 });
+
+/** 001 "返回删除成功确认", and whether the profile line the memory wrote went with it. */
+export const deleteShape = (r: DeleteResult) => ({ deleted: r.deleted, id: r.id, profile_changed: r.profileChanged });
 
 /** 001 working memory, field for field. */
 export const workingMemoryShape = (w: WorkingMemory) => ({

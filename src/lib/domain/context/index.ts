@@ -42,3 +42,4 @@ export {
   type Contradiction,
   type KnowledgeGraphReader,
 } from './knowledge-graph';
+export { budgetsForWindow, replyReserve, type LayerBudgets } from './window-budgets';

@@ -38,6 +38,21 @@ describe('004 任意层缺失/失败 MUST 可判定', () => {
     await expect(pending).resolves.toEqual({ status: 'canceled', items: [], reason: 'CANCELED' });
   });
 
+  it('a source that cannot be interrupted (a synchronous read) but overran its deadline is a timeout too', async () => {
+    let clock = 0;
+    const slowSync = async () => {
+      clock += 250; // the read held the thread for 250 ms
+      return [memo];
+    };
+    await expect(loadLayer({ id: 'L2', load: slowSync, timeoutMs: 200, now: () => clock })).resolves.toEqual({ status: 'timeout', items: [], reason: 'TIMEOUT' });
+    clock = 0;
+    const quick = async () => {
+      clock += 50;
+      return [memo];
+    };
+    await expect(loadLayer({ id: 'L2', load: quick, timeoutMs: 200, now: () => clock })).resolves.toEqual({ status: 'ok', items: [memo] });
+  });
+
   it('a failing source gives missing with its code, logged without content', async () => {
     const logger = memoryLogger();
     const failing = async () => {

@@ -8,6 +8,10 @@
  *          ──> timeoutMs ────▶ { status: 'timeout', reason: 'TIMEOUT' }
  *          ──signal aborted──▶ { status: 'canceled', reason: 'CANCELED' }
  *          ──throws──────────▶ { status: 'missing', reason: <EngineError code> | 'INTERNAL' }
+ *
+ * The deadline holds for sources that cannot be interrupted too: a synchronous read (SQLite in the
+ * worker) that returns after `timeoutMs` is a timeout like a promise that never settles — its result
+ * is not used — so a layer's status says the same thing whatever kind of source it has.
  */
 import { EngineError } from '../errors';
 import type { Logger } from '../log';
@@ -19,9 +23,13 @@ export async function loadLayer(opts: {
   timeoutMs: number;
   signal?: AbortSignal;
   logger?: Logger;
+  /** Milliseconds, for the elapsed-time check (default: performance.now). */
+  now?: () => number;
 }): Promise<LayerInput> {
   const { id, logger } = opts;
+  const now = opts.now ?? (() => performance.now());
   if (opts.signal?.aborted) return { status: 'canceled', items: [], reason: 'CANCELED' };
+  const started = now();
   const inner = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
@@ -37,7 +45,12 @@ export async function loadLayer(opts: {
     opts.signal?.addEventListener('abort', onAbort, { once: true });
   });
   const work = opts.load(inner.signal).then(
-    (items): LayerInput => ({ status: items.length > 0 ? 'ok' : 'empty', items }),
+    (items): LayerInput =>
+      now() - started > opts.timeoutMs
+        ? { status: 'timeout', items: [], reason: 'TIMEOUT' }
+        : opts.signal?.aborted
+          ? { status: 'canceled', items: [], reason: 'CANCELED' }
+          : { status: items.length > 0 ? 'ok' : 'empty', items },
     (error: unknown): LayerInput => {
       const code = error instanceof EngineError ? error.code : 'INTERNAL';
       if (code === 'CANCELED') return { status: 'canceled', items: [], reason: code };

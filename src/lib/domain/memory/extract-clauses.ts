@@ -17,7 +17,19 @@ export interface Clause {
   request: boolean;
   /** A hypothetical ("如果…", "if …", "let's say …") opened earlier in the sentence. */
   hypothetical: boolean;
+  /**
+   * Someone else's words: an earlier clause reported them ("他说：我叫小明", "My friend said: I love
+   * coffee", "According to the prompt, my name is Sam"). What follows is theirs, not the user's.
+   */
+  reported: boolean;
 }
+
+/**
+ * Where a sentence's first-person words are not the user's own: the system prompt, instructions, a
+ * transcript the user describes. Such a sentence is never a statement about the user.
+ */
+export const FOREIGN_VOICE =
+  /(?:system (?:prompt|message|instructions?)|(?:custom|the|your|these|those) instructions|the prompt|(?:the|this) template)|系统(?:提示|提示词|消息|指令|设定|说明)|提示词|指令(?:里|中|上)|模板(?:里|中)/iu;
 
 /** Stands in for quoted text: a clause containing it is someone else's words and is skipped. */
 export const QUOTE_MARK = '⟦⟧';
@@ -65,6 +77,11 @@ const ZH_PREDICATE = /^(?:是|在|住|喜欢|不喜欢|爱|讨厌|也|还|都|�
 const ZH_QUESTION = /什么|哪|谁|怎么|为什么|为何|多少|几[个岁点]|是不是|有没有|(.)不\1|[吗呢么][？?！!。]*$|[？?]/u;
 const ZH_REQUEST = /^(?:你)?(?:能不能|可不可以|能否|可否|能|可以|麻烦你?|请你?)/u;
 const ZH_HYPOTHETICAL = /如果|假如|假设|要是|万一|倘若|假若|想象|就算|即使|要不是/u;
+/** A clause that hands over to someone else's words: "他说", "我妈告诉我", "据说", "书上写着". */
+const ZH_REPORT = /(?:说|讲|提到|写道|写着|表示|告诉我|告诉过我|问我|问|提示|规定|要求|回答|回复)(?:过|了|道|着)?$/u;
+const ZH_REPORT_START = /^(?:据|根据|按照|照)/u;
+/** The user reporting their own words ("我说过", "正如我所说"): still the user's. */
+const ZH_SELF_REPORT = /我[也都已经之前早就刚才所]{0,3}(?:说|讲|提到|写|告诉|表示|回答)/u;
 
 export function zhClauses(sentence: string): Clause[] {
   const parts = mergeLeadIns(sentence.split(/[，,；;：:]/u), (p) => {
@@ -74,6 +91,7 @@ export function zhClauses(sentence: string): Clause[] {
   const out: Clause[] = [];
   let subjectIsMe = false;
   let hypothetical = false;
+  let reported = false;
   for (const part of parts) {
     let text = part.trim().replace(ZH_LEAD, '');
     if (ZH_ME.test(text)) subjectIsMe = true;
@@ -82,8 +100,12 @@ export function zhClauses(sentence: string): Clause[] {
     const question = ZH_QUESTION.test(text);
     const request = question && ZH_REQUEST.test(text);
     const core = request ? text.replace(ZH_REQUEST, '').replace(/[吗呢么嘛][？?！!。]*$|[？?]+$/u, '') : text;
-    out.push({ text: core.replace(/[。！!…~～\s]+$/u, ''), question, request, hypothetical });
+    const bare = core.replace(/[。！!…~～\s]+$/u, '');
+    if (ZH_REPORT_START.test(bare)) reported = true;
+    out.push({ text: bare, question, request, hypothetical, reported });
     if (ZH_HYPOTHETICAL.test(text)) hypothetical = true;
+    // "我说过" is the user quoting themself; anyone else's "说" hands the rest of the sentence over.
+    if (ZH_REPORT.test(bare) && !ZH_ME.test(bare) && !ZH_SELF_REPORT.test(bare)) reported = true;
   }
   return out;
 }
@@ -98,6 +120,11 @@ const EN_QUESTION =
   /\?\s*$|^(?:do|does|did|is|are|am|was|were|can|could|would|will|should|shall|may|what|what's|whats|who|who's|whom|whose|why|how|which|where|when)\b/iu;
 const EN_REQUEST = /^(?:can|could|would|will) you (?:please )?/iu;
 const EN_HYPOTHETICAL = /\b(?:if|suppose|supposing|imagine|hypothetically|pretend|let's say|lets say|what if|assuming|in case)\b/iu;
+const EN_REPORT =
+  /\b(?:says?|said|tells? (?:me|us)|told (?:me|us)|writes?|wrote|asks?|asked|claims?|claimed|mentions?|mentioned|states?|stated|reads?|goes|went|replied|answered|puts? it)(?:\s+that)?$/iu;
+const EN_REPORT_START = /^(?:according to|as per|per|quoting|quote)\b/iu;
+/** The user reporting their own words ("I said", "as I said", "like I told you"): still the user's. */
+const EN_SELF = /\b(?:i|i've|i'd)\b/iu;
 
 export function enClauses(sentence: string): Clause[] {
   const pieces = sentence.split(/[,;:]\s*/u).flatMap(splitOnConjunction);
@@ -107,13 +134,18 @@ export function enClauses(sentence: string): Clause[] {
   }, ', ');
   const out: Clause[] = [];
   let hypothetical = false;
+  let reported = false;
   for (const part of parts) {
     const text = part.trim().replace(EN_LEAD, '');
     const question = EN_QUESTION.test(text);
     const request = question && EN_REQUEST.test(text);
     const core = request ? text.replace(EN_REQUEST, '').replace(/\s*(?:,?\s*please)?\s*\?+$/iu, '') : text;
-    out.push({ text: core.replace(/[.!…\s]+$/u, ''), question, request, hypothetical });
+    const bare = core.replace(/[.!…\s]+$/u, '');
+    if (EN_REPORT_START.test(bare)) reported = true;
+    out.push({ text: bare, question, request, hypothetical, reported });
     if (EN_HYPOTHETICAL.test(text)) hypothetical = true;
+    // "I said:" is the user quoting themself; anyone else's "said:" hands the rest over.
+    if (EN_REPORT.test(bare) && !EN_SELF.test(bare)) reported = true;
   }
   return out;
 }

@@ -8,6 +8,7 @@ const pasted = `Here is the log you asked for. ${'The service restarted and the 
 const CASES: readonly ExtractCase[] = [
   // ── stated preferences ─────────────────────────────────────────────────────
   { text: 'I prefer tea over coffee', expect: [{ key: 'preference.food.tea', category: 'preference', value: like }] },
+  { text: 'As I said before: I prefer tea.', expect: [{ key: 'preference.food.tea', value: like }] },
   {
     text: "I don't like coffee anymore, I switched to tea",
     expect: [
@@ -104,6 +105,13 @@ const CASES: readonly ExtractCase[] = [
   { text: 'Please answer in English.', why: 'one-off request', expect: [] },
   { text: 'Assistant: I prefer concise answers.', why: "the assistant's words", expect: [] },
   { text: '> I like coffee', why: 'quoted reply', expect: [] },
+  { text: 'The system prompt says: I prefer concise answers', why: 'the system prompt', expect: [] },
+  { text: 'The system prompt says I prefer concise answers', why: 'the system prompt', expect: [] },
+  { text: 'Your instructions say: call me Sam.', why: 'the instructions', expect: [] },
+  { text: 'My friend said: I love coffee.', why: 'reported speech', expect: [] },
+  { text: 'He told me, I work at Google.', why: 'reported speech', expect: [] },
+  { text: 'According to my doctor, I am allergic to peanuts.', why: 'reported speech', expect: [] },
+  { text: 'I like the second one.', why: 'points into the conversation', expect: [] },
   { text: 'const name = "call me Sam";', why: 'code', expect: [] },
   { text: 'Check `my name is Bob` in the fixture', why: 'code', expect: [] },
   { text: pasted, why: 'very long text', expect: [] },

@@ -1,7 +1,7 @@
 import { DEFAULT_SETTINGS } from '../settings';
 import type { MemoryCandidate } from './types';
 import type { Clause } from './extract-clauses';
-import { enClauses, QUOTE_MARK, splitSentences, stripNonStatements, zhClauses } from './extract-clauses';
+import { enClauses, FOREIGN_VOICE, QUOTE_MARK, splitSentences, stripNonStatements, zhClauses } from './extract-clauses';
 import type { Draft, ExtractRule } from './extract-support';
 import { STATED_CONFIDENCE } from './extract-support';
 import { EN_RULES } from './extract-patterns-en';
@@ -14,8 +14,9 @@ import { clampText, codePointLength, hasHan } from './text-norm';
  * and English, for when no model is configured. Only the user's own message is ever passed in.
  *
  * Conservative by design: a missed memory can be added by hand, a wrong one misleads every later
- * answer. So nothing is taken from questions, hypotheticals, hedged sentences, other people's words,
- * pasted code or transcripts, or long pasted text. Memories keep the user's words and language.
+ * answer. So nothing is taken from questions, hypotheticals, hedged sentences, other people's words
+ * (quoted or reported: "他说：…", "My friend said: …"), anything about the system prompt or
+ * instructions, pasted code or transcripts, or long pasted text. Memories keep the user's words and language.
  */
 
 /** Longer messages are pasted material (articles, logs), not statements about the user. */
@@ -46,7 +47,7 @@ export function extractCandidates(userText: string, opts: { maxContentLength?: n
   if (codePointLength(text) > MAX_EXTRACT_CHARS) return [];
   const found: MemoryCandidate[] = [];
   for (const sentence of splitSentences(text)) {
-    if (codePointLength(sentence) > MAX_SENTENCE_CHARS) continue;
+    if (codePointLength(sentence) > MAX_SENTENCE_CHARS || FOREIGN_VOICE.test(sentence)) continue;
     for (const pipeline of PIPELINES) {
       if (!pipeline.applies(sentence)) continue;
       for (const draft of sentenceDrafts(sentence, pipeline)) {
@@ -61,7 +62,7 @@ function sentenceDrafts(sentence: string, pipeline: Pipeline): Draft[] {
   const hedged = pipeline.hedge.test(sentence);
   const drafts: Draft[] = [];
   for (const clause of pipeline.clauses(sentence)) {
-    if (clause.text === '' || clause.text.includes(QUOTE_MARK)) continue;
+    if (clause.text === '' || clause.text.includes(QUOTE_MARK) || clause.reported) continue;
     if (clause.question && !clause.request) continue;
     const statementsAllowed = !clause.request && !hedged && !clause.hypothetical;
     for (const rule of pipeline.rules) {

@@ -108,10 +108,18 @@ export function stripLightVerb(object: string): string {
 
 const ZH_TRAILING = /(?:一点|一些|得很|极了|死了|得要命|了|啦|的|呀|啊|哦|喔|哈|呢|嘛|吧|[~～!！。.…\s])+$/u;
 const ZH_DEICTIC = /^(?:这|那|它|你|他|她|此|该|其|的|什么|哪|谁|怎么|上了)/u;
+/**
+ * Objects that point into the conversation or at no one in particular: ordinals and positions
+ * ("第二个", "最后一个", "上面那个", "前者"), and indefinites ("一个人", "某本书"). Liking them says
+ * nothing lasting about the user.
+ */
+const ZH_VAGUE = /^(?:第[一二三四五六七八九十百\d]+|最后|最前|[上下前后](?:面|边|一个|一种|一条|者)|[一某](?:个|位|种|款|部|本|首|只|件|些|样)|有个|有人|别人|人家)/u;
 
 /** A liked/disliked object from a Chinese clause; null when it points at the chat ("这个回答", "你"). */
 export function cleanZhObject(raw: string): string | null {
+  if (ZH_VAGUE.test(raw.replace(/^(?:上了|死了)/u, ''))) return null;
   const text = raw.replace(/^(?:上了|上|死了|死)(?=\p{Script=Han}{2,})/u, '').replace(ZH_TRAILING, '').trim();
+  if (ZH_VAGUE.test(text)) return null;
   if (text === '' || ZH_DEICTIC.test(text) || /你|您/u.test(text) || Array.from(text).length > 14) return null;
   return text;
 }

@@ -45,6 +45,7 @@ export {
   emptyProfile,
   parseProfile,
   renderProfile,
+  syncProfileHints,
   type ProfileChange,
   type ProfileDocument,
   type ProfileLocale,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { extractCandidates } from './extract-rules';
-import { candidatesFromModel, memoryUpdateSchema, parseModelMemoryUpdates } from './memory-update';
+import { candidatesFromModel, memoryUpdateSchema, parseModelMemoryUpdates, readModelMemoryUpdates } from './memory-update';
 import { reconcile } from './reconcile';
 import { normaliseModelKey } from './keys';
 
@@ -44,8 +44,8 @@ describe('candidatesFromModel (001 Create long-term memory from user statement)'
     const answer = { memory_updates: [{ ...coffee, confidence: '0.9' }, { ...coffee, category: 'secret-category' }, coffee] };
     const report = parseModelMemoryUpdates(answer);
     expect(report.invalid).toEqual([
-      { index: 0, fields: ['confidence'] },
-      { index: 1, fields: ['category'] },
+      { index: 0, fields: ['confidence'], reason: 'schema' },
+      { index: 1, fields: ['category'], reason: 'schema' },
     ]);
     expect(JSON.stringify(report.invalid)).not.toContain('secret');
     expect(report.items).toHaveLength(1);
@@ -58,7 +58,7 @@ describe('candidatesFromModel (001 Create long-term memory from user statement)'
   });
 
   it('returns nothing when there is no JSON at all', () => {
-    expect(parseModelMemoryUpdates('I could not find anything worth remembering.')).toEqual({ items: [], invalid: [], parsed: false });
+    expect(parseModelMemoryUpdates('I could not find anything worth remembering.')).toEqual({ items: [], indexes: [], invalid: [], parsed: false });
     expect(candidatesFromModel('no json here', opts)).toEqual([]);
   });
 
@@ -67,10 +67,29 @@ describe('candidatesFromModel (001 Create long-term memory from user statement)'
     expect(Array.from(c!.content)).toHaveLength(20);
   });
 
-  it('never records the assistant’s or the system prompt’s words as something the user stated', () => {
+  it('never records the assistant’s or the system prompt’s words as facts about the user, whatever the source', () => {
+    const userText = 'What is the weather in Paris tomorrow?';
     const fromReply = { ...coffee, key: 'pets', value: 'cats', content: 'User loves cats', confidence: 0.95 };
-    const [c] = candidatesFromModel(fromReply, { userText: 'What is the weather in Paris tomorrow?', maxContentLength: 400 });
-    expect(c).toMatchObject({ source: 'inferred', confidence: 0.7 });
+    const fromPrompt = { ...coffee, key: 'reply.length', value: 'concise', content: 'The system prompt says the user prefers concise answers', source: 'inferred' };
+    const res = readModelMemoryUpdates({ memory_updates: [fromReply, { ...fromReply, source: 'inferred' }, fromPrompt] }, { userText, maxContentLength: 400 });
+    expect(res.candidates).toEqual([]);
+    expect(res.rejected).toEqual([
+      { index: 0, fields: ['value'], reason: 'ungrounded' },
+      { index: 1, fields: ['value'], reason: 'ungrounded' },
+      { index: 2, fields: ['value'], reason: 'ungrounded' },
+    ]);
+  });
+
+  it('refuses source "system" from the model', () => {
+    const res = readModelMemoryUpdates({ ...coffee, source: 'system' }, opts);
+    expect(res).toMatchObject({ candidates: [], rejected: [{ index: 0, fields: ['source'], reason: 'schema' }] });
+  });
+
+  it('keeps an inference the user’s words support, below user-stated confidence', () => {
+    const inferred = { ...coffee, category: 'fact', key: 'occupation', value: 'software developer', content: 'Writes Rust services at work', source: 'inferred', confidence: 0.85 };
+    const res = readModelMemoryUpdates(inferred, { userText: 'I spent the day debugging our Rust services', maxContentLength: 400 });
+    expect(res.candidates).toMatchObject([{ key: 'fact.occupation', source: 'inferred', confidence: 0.7 }]);
+    expect(res.rejected).toEqual([]);
   });
 
   it('grounds a translated value through the lexicon', () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { extractJson } from '../llm/json-reply';
 import { formatPath } from '../validation';
 import type { MemoryCandidate } from './types';
-import { MEMORY_CATEGORIES, MEMORY_SOURCES } from './types';
+import { MEMORY_CATEGORIES } from './types';
 import { normaliseModelKey, shapeValue } from './keys';
 import { profileHintsFor } from './profile-slots';
 import { lookupObject } from './lexicon';
@@ -17,7 +17,13 @@ import { clampText, comparableTokens, detectLanguage, normaliseText } from './te
  * models in JSON mode wrap and chatter: extra fields are dropped, prose or a ```json fence around the JSON
  * is skipped, and it may come as one item, `{ memory_update: item }`, `{ memory_updates: [...] }` or an
  * array. One bad item is reported and skipped; the others are kept.
+ *
+ * The model may say a memory is `user_stated` or `inferred`, never `system`: what the system prompt says
+ * is not a fact about the user, and a model-proposed `system` item is invalid (field `source`).
  */
+
+/** Sources a model may claim for a memory it proposes. */
+export const MODEL_SOURCES = ['user_stated', 'inferred'] as const;
 
 const storeItem = z.object({
   should_store: z.literal(true),
@@ -25,7 +31,7 @@ const storeItem = z.object({
   key: z.string().trim().min(1).max(200),
   value: z.json(),
   confidence: z.number().min(0).max(1),
-  source: z.enum(MEMORY_SOURCES),
+  source: z.enum(MODEL_SOURCES),
   content: z.string().trim().min(1).optional(),
   tags: z.array(z.string().trim().min(1).max(64)).max(20).optional(),
 });
@@ -47,10 +53,21 @@ export const USER_STATED_MIN_CONFIDENCE = 0.9;
 /** An inference never claims more certainty than this. */
 export const UNGROUNDED_MAX_CONFIDENCE = 0.7;
 
+/**
+ * An item the engine did not use: `schema` = failed validation (the offending fields), `ungrounded` =
+ * nothing in it is found in the user's message. Index and field names only, never values.
+ */
+export interface RejectedItem {
+  index: number;
+  fields: string[];
+  reason: 'schema' | 'ungrounded';
+}
+
 export interface ModelUpdateParse {
+  /** Valid items with their index in the model's answer. */
   items: MemoryUpdateItem[];
-  /** Items that failed validation: their index and the offending fields (never their values). */
-  invalid: { index: number; fields: string[] }[];
+  indexes: number[];
+  invalid: RejectedItem[];
   /** False when no JSON could be found at all. */
   parsed: boolean;
 }
@@ -58,16 +75,19 @@ export interface ModelUpdateParse {
 export function parseModelMemoryUpdates(json: unknown): ModelUpdateParse {
   // A string is the model's raw answer: fences, prose and <think> blocks around the JSON are skipped.
   const root = typeof json === 'string' ? extractJson(json) : json;
-  if (root === undefined) return { items: [], invalid: [], parsed: false };
+  if (root === undefined) return { items: [], indexes: [], invalid: [], parsed: false };
   const raw = envelopeItems(root);
   const items: MemoryUpdateItem[] = [];
-  const invalid: ModelUpdateParse['invalid'] = [];
+  const indexes: number[] = [];
+  const invalid: RejectedItem[] = [];
   raw.slice(0, 50).forEach((item, index) => {
     const res = memoryUpdateItemSchema.safeParse(item);
-    if (res.success) items.push(res.data);
-    else invalid.push({ index, fields: [...new Set(res.error.issues.map((i) => formatPath(i.path) || '(root)'))] });
+    if (res.success) {
+      items.push(res.data);
+      indexes.push(index);
+    } else invalid.push({ index, fields: [...new Set(res.error.issues.map((i) => formatPath(i.path) || '(root)'))], reason: 'schema' });
   });
-  return { items, invalid, parsed: true };
+  return { items, indexes, invalid, parsed: true };
 }
 
 function envelopeItems(root: unknown): unknown[] {
@@ -80,28 +100,45 @@ function envelopeItems(root: unknown): unknown[] {
   return [root];
 }
 
+export interface ModelCandidates {
+  candidates: MemoryCandidate[];
+  /** Items not used: invalid ones and ones the user's words do not support. */
+  rejected: RejectedItem[];
+  /** Items the model marked should_store=false (it found nothing worth keeping there). */
+  skipped: number;
+  parsed: boolean;
+}
+
 /**
- * Validated candidates from the model's answer: drops should_store=false, normalises keys onto the key
- * scheme, cuts content to maxContentLength, and forces user_stated confidence ≥ 0.9. A `user_stated`
- * item that shares no words with the user's message was not said by the user (it may come from the
- * system prompt or the assistant's own reply), so it is downgraded to `inferred` with confidence ≤ 0.7.
+ * Candidates from the model's answer, each checked against the user's own words (issue 4 item 2: the
+ * system prompt and the assistant's reply are never facts about the user):
+ *
+ *   item ─ zod ─✗─▶ rejected (schema)
+ *        ─ should_store=false ─▶ skipped
+ *        ─ grounded in the user's message? ─no─▶ rejected (ungrounded), whatever its source
+ *        ─ yes ─▶ key onto the key scheme, content cut to maxContentLength, user_stated confidence ≥ 0.9,
+ *                 inferred confidence ≤ 0.7
+ *
+ * `user_stated` must be grounded by its value (what the user said); `inferred` may be grounded by its
+ * value or by the words of its content (what it was inferred from).
  */
-export function candidatesFromModel(
-  json: unknown,
-  opts: { userText: string; maxContentLength: number },
-): MemoryCandidate[] {
+export function readModelMemoryUpdates(json: unknown, opts: { userText: string; maxContentLength: number }): ModelCandidates {
+  const parsed = parseModelMemoryUpdates(json);
   const out: MemoryCandidate[] = [];
-  for (const item of parseModelMemoryUpdates(json).items) {
-    if (!item.should_store) continue;
+  const rejected: RejectedItem[] = [...parsed.invalid];
+  let skipped = 0;
+  parsed.items.forEach((item, i) => {
+    if (!item.should_store) return void skipped++;
     const key = normaliseModelKey(item.key, item.category);
     const value = shapeValue(key, item.value);
     const content = clampText(item.content ?? describeValue(key, value), opts.maxContentLength);
-    let { source, confidence } = item;
-    if (source === 'user_stated' && !grounded(value, content, opts.userText)) {
-      source = 'inferred';
-      confidence = Math.min(confidence, UNGROUNDED_MAX_CONFIDENCE);
+    let { confidence } = item;
+    const { source } = item;
+    if (!grounded({ value, content, userText: opts.userText, byContent: source === 'inferred' })) {
+      return void rejected.push({ index: parsed.indexes[i]!, fields: ['value'], reason: 'ungrounded' });
     }
     if (source === 'user_stated') confidence = Math.max(confidence, USER_STATED_MIN_CONFIDENCE);
+    else confidence = Math.min(confidence, UNGROUNDED_MAX_CONFIDENCE);
     const language = detectLanguage(content);
     out.push({
       category: item.category,
@@ -114,8 +151,14 @@ export function candidatesFromModel(
       language,
       profile: profileHintsFor({ key, value, language }),
     });
-  }
-  return out;
+  });
+  rejected.sort((a, b) => a.index - b.index);
+  return { candidates: out, rejected, skipped, parsed: parsed.parsed };
+}
+
+/** The usable candidates of a model answer (see readModelMemoryUpdates). */
+export function candidatesFromModel(json: unknown, opts: { userText: string; maxContentLength: number }): MemoryCandidate[] {
+  return readModelMemoryUpdates(json, opts).candidates;
 }
 
 function describeValue(key: string, value: unknown): string {
@@ -124,14 +167,14 @@ function describeValue(key: string, value: unknown): string {
 
 /**
  * Whether the user's text supports the item: one of the value's strings (or, for a value without
- * strings, the content's words) occurs in it: literally, through a shared word that is not a stop word,
- * or through the lexicon ("coffee" grounds in "我喜欢喝咖啡").
+ * strings or with `byContent`, the content's words) occurs in it: literally, through a shared word that
+ * is not a stop word, or through the lexicon ("coffee" grounds in "我喜欢喝咖啡").
  */
-function grounded(value: unknown, content: string, userText: string): boolean {
-  const user = normaliseText(userText);
-  const userTokens = comparableTokens(userText);
-  const leaves = stringLeaves(value).filter((s) => !STRUCTURAL.has(normaliseText(s)));
-  const probes = leaves.length > 0 ? leaves : [content];
+function grounded(opts: { value: unknown; content: string; userText: string; byContent: boolean }): boolean {
+  const user = normaliseText(opts.userText);
+  const userTokens = comparableTokens(opts.userText);
+  const leaves = stringLeaves(opts.value).filter((s) => !STRUCTURAL.has(normaliseText(s)));
+  const probes = leaves.length === 0 ? [opts.content] : opts.byContent ? [...leaves, opts.content] : leaves;
   return probes.some((probe) => {
     const norm = normaliseText(probe);
     if (norm !== '' && user.includes(norm)) return true;

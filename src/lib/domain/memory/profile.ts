@@ -170,3 +170,56 @@ function lastPerKey(hints: readonly ProfileHint[]): ProfileHint[] {
   }
   return [...out.values()];
 }
+
+/**
+ * Takes what memories put into the profile back out when the memories go (deleted in the manager,
+ * undone from the chat, cleared). Only a line still reading exactly as the memory wrote it is touched —
+ * a line the user edited is theirs and stays:
+ *
+ *   gone hint's line present? ─no─▶ nothing
+ *        │yes
+ *        ├─ a `back` memory holds the same key ─▶ its line replaces it ("称呼：小明" → "称呼：小红")
+ *        └─ otherwise ─────────────────────────▶ the line is removed
+ *   `back` hints whose key has no line yet are added (an undone retraction brings its line back).
+ */
+export function syncProfileHints(
+  text: string,
+  change: { gone: readonly ProfileHint[]; back: readonly ProfileHint[] },
+): { text: string; changed: boolean; changes: ProfileChange[] } {
+  const doc = parseProfile(text);
+  const changes: ProfileChange[] = [];
+  const keyOf = (h: ProfileHint) => h.key ?? classifyProfileLine(cleanItem(h.text), h.section);
+  const back = change.back.filter((h) => !h.remove && cleanItem(h.text) !== '');
+  const used = new Set<ProfileHint>();
+  for (const hint of change.gone) {
+    if (hint.remove) continue;
+    const lines = doc.sections[hint.section];
+    const at = lines.findIndex((l) => normaliseText(l) === normaliseText(cleanItem(hint.text)));
+    if (at < 0) continue;
+    const key = keyOf(hint);
+    const next = key === null ? undefined : back.find((b) => b.section === hint.section && keyOf(b) === key);
+    if (next) {
+      used.add(next);
+      const line = cleanItem(next.text);
+      if (normaliseText(line) === normaliseText(lines[at]!)) continue;
+      changes.push({ section: hint.section, action: 'replaced', previous: lines[at]!, text: line });
+      lines[at] = line;
+    } else {
+      changes.push({ section: hint.section, action: 'removed', previous: lines[at]! });
+      lines.splice(at, 1);
+    }
+  }
+  for (const hint of back) {
+    if (used.has(hint)) continue;
+    const lines = doc.sections[hint.section];
+    const key = keyOf(hint);
+    const line = cleanItem(hint.text);
+    const taken = lines.some((l) => normaliseText(l) === normaliseText(line) || (key !== null && classifyProfileLine(l, hint.section) === key));
+    if (taken) continue;
+    changes.push({ section: hint.section, action: 'added', text: line });
+    lines.push(line);
+  }
+  if (changes.length === 0) return { text, changed: false, changes };
+  const locale = doc.locale ?? localeOf([...change.gone, ...back].map((h) => h.text).join(''));
+  return { text: renderProfile(doc, locale), changed: true, changes };
+}

@@ -105,7 +105,7 @@ describe('reconcile (000 原子记忆异步写入：去重/冲突检测)', () =>
 
   it('an inference never overrides what the user said', () => {
     const sam = stored(said('My name is Sam', 'fact.name'));
-    const guess = model({ category: 'fact', key: 'name', value: 'Bob', confidence: 0.6, source: 'inferred' }, 'hello');
+    const guess = model({ category: 'fact', key: 'name', value: 'Bob', confidence: 0.6, source: 'inferred' }, 'Bob says hello');
     expect(reconcile(guess, [sam])).toEqual({ kind: 'noop', targetId: sam.id, reason: 'weaker' });
   });
 

@@ -1,6 +1,6 @@
 import { fail, type IpcResponse } from '../../domain/errors';
 import type { EngineRequest } from '../engine';
-import { contract, type Input, type Method, type Output } from '../protocol/contract';
+import { isUserWrite, type Input, type Method, type Output } from '../protocol/contract';
 import { newOpId as timeOrderedOpId } from './op-id';
 
 /** A typed way to reach the engine, wherever it runs (this worker, a leader in another tab, Node). */
@@ -13,13 +13,14 @@ export interface RawEndpoint {
 }
 
 /**
- * Wraps a raw endpoint (a Comlink proxy, a host): every write gets an op id so it is applied once even
- * when re-sent, and a broken transport becomes DB_UNAVAILABLE instead of an exception.
+ * Wraps a raw endpoint (a Comlink proxy, a host): every write a person makes gets an op id so it is applied
+ * once even when re-sent (background bookkeeping is idempotent by nature and goes without one), and a
+ * broken transport becomes DB_UNAVAILABLE instead of an exception.
  */
 export function createCaller(endpoint: RawEndpoint, newOpId: () => string = () => timeOrderedOpId()): EngineCaller {
   return {
     async call(method, input, opts) {
-      const opId = opts?.opId ?? (contract[method].write ? newOpId() : undefined);
+      const opId = opts?.opId ?? (isUserWrite(method) ? newOpId() : undefined);
       try {
         return (await endpoint.call({ method, input, opId })) as IpcResponse<never>;
       } catch {

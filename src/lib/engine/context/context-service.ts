@@ -7,8 +7,10 @@
  *     └──────────────────────────────────────────────────────────────────────────────┐
  *   transaction: cancel older pending runs here · insert run (pending) · trace · markAccessed(kept L4) · prune prompts
  *
- * A source that fails, times out or is canceled becomes its layer's marker (never an exception); only
- * L0 failing is fatal (CANCELED / TIMEOUT from the core).
+ * A source that fails or times out becomes its layer's marker (never an exception); only L0 failing is
+ * fatal (TIMEOUT from the core). Each source runs in its own turn of the event loop, so
+ * `context.cancel { requestId }` lands between sources: a canceled build returns CANCELED and stores
+ * no run (nothing pending).
  */
 import {
   assembleContext,
@@ -24,6 +26,7 @@ import { EngineError } from '../../domain/errors';
 import { createTokenCounter } from '../../domain/text/tokens';
 import { historyItems, memoryItems, recallItems, sessionSummaryItems, taskItems, turnItems, windowTurns, workingMemoryItems } from './dynamic-sources';
 import { DEFAULT_RULES, preferenceItems, profileItems, rulesItems, settingsItems } from './static-sources';
+import { createBuildRegistry, nextTask } from './build-registry';
 import { deriveTrace } from './trace';
 import type { ContextDeps } from './deps';
 import type { ContextBuildResult } from './types';
@@ -40,6 +43,8 @@ export interface BuildInput {
   budgets?: Partial<Record<LayerId, number>>;
   tokenRatio?: number;
   locale: 'en' | 'zh-CN';
+  /** The caller's id for this build, so `context.cancel` can stop it. */
+  requestId?: string;
 }
 
 const QUERY_CHARS = 4000;
@@ -59,6 +64,7 @@ function mergeParts(parts: readonly (LayerInput | null)[]): LayerInput {
 
 export function createContextService(deps: ContextDeps) {
   const { env, tuning } = deps;
+  const builds = createBuildRegistry();
 
   function resolveScope(input: BuildInput) {
     const skillId = input.skillId ?? (input.kind === 'chat' ? 'chat' : undefined);
@@ -79,13 +85,34 @@ export function createContextService(deps: ContextDeps) {
   }
 
   async function build(input: BuildInput): Promise<ContextBuildResult> {
+    const run = builds.begin(input.requestId);
+    try {
+      return await buildIn(input, run.signal);
+    } finally {
+      run.end();
+    }
+  }
+
+  async function buildIn(input: BuildInput, cancel: AbortSignal): Promise<ContextBuildResult> {
     const { skill, session, document, projectId } = resolveScope(input);
     const rules = skill.rules;
     const wants = (field: RuleField) => !rules || isRequested(rules, field);
     const cfg = deps.settings.get();
     const counter = createTokenCounter({ ratio: input.tokenRatio });
     const load = (id: LayerId, fn: (signal: AbortSignal) => ContextItem[] | Promise<ContextItem[]>) =>
-      loadLayer({ id, load: async (signal) => fn(signal), timeoutMs: tuning.sourceTimeoutMs, logger: env.log });
+      loadLayer({
+        id,
+        load: async (signal) => {
+          await nextTask();
+          return signal.aborted ? [] : fn(signal);
+        },
+        timeoutMs: tuning.sourceTimeoutMs,
+        signal: cancel,
+        logger: env.log,
+      });
+    const stopIfCanceled = () => {
+      if (cancel.aborted) throw new EngineError('CANCELED', 'The context build was canceled (`requestId`); no run was stored.', { field: 'requestId' });
+    };
 
     // The conversation's due rolling summaries, then 004 full → compact, before L4 reads the history.
     if (session && wants('summaries')) {
@@ -150,6 +177,7 @@ export function createContextService(deps: ContextDeps) {
           )
         : null,
     ]);
+    stopIfCanceled();
     // 003 "记忆检索失败时降级到默认规则": unreadable rules → built-in defaults, visibly degraded.
     const l2: LayerInput = unavailable(l2raw.status ?? 'ok') ? { status: 'degraded', items: [...DEFAULT_RULES], reason: l2raw.reason } : l2raw;
 
@@ -161,6 +189,7 @@ export function createContextService(deps: ContextDeps) {
       ...(rules ? { skill: { id: skill.id, rules } } : {}),
       capabilities: { project: projectId !== null },
     });
+    stopIfCanceled();
 
     const runId = env.ids();
     const l4Kept = pkg.layers.find((l) => l.id === 'L4')?.items ?? [];
@@ -200,7 +229,7 @@ export function createContextService(deps: ContextDeps) {
     };
   }
 
-  return { build };
+  return { build, cancel: (requestId: string) => builds.cancel(requestId) };
 }
 
 export type ContextService = ReturnType<typeof createContextService>;

@@ -2,7 +2,8 @@
  * feedback.record (seed 004 "采纳/拒绝触发偏好信号入库"): store the event, then learn from it — in the
  * same write transaction and within a time budget:
  *
- *   completed run? ─no─▶ CONFLICT          (a canceled/failed/pending run has no result to judge)
+ *   completed run? ─canceled─▶ CANCELED, timed out─▶ TIMEOUT, pending/failed─▶ CONFLICT
+ *                  (none of them has a result to judge; nothing is stored)
  *   features(output) ─▶ feedback_events ─▶ learnPreferences(events of this skill & project)
  *        └─▶ semantic_rules: create | update | skip (deleted key, confirmed, user-modified text)
  *   budget exceeded ─▶ TIMEOUT: the transaction rolls back, the event is not stored, nothing is pending;
@@ -64,6 +65,13 @@ export function createFeedbackService(deps: ContextDeps) {
     record(input: FeedbackInput): FeedbackResult {
       const started = performance.now();
       const run = deps.runs.mustFind(input.runId);
+      // 004 "用户取消/超时": feedback on a canceled or timed-out run says so, with its own code.
+      if (run.status === 'canceled') {
+        throw new EngineError('CANCELED', 'That run (`runId`) was canceled; there is no result to give feedback on.', { field: 'runId', status: run.status });
+      }
+      if (run.status === 'timeout') {
+        throw new EngineError('TIMEOUT', 'That run (`runId`) timed out; there is no result to give feedback on.', { field: 'runId', status: run.status });
+      }
       if (run.status !== 'completed') {
         throw new EngineError('CONFLICT', `Feedback needs a completed run; this run (\`runId\`) is ${run.status}.`, { field: 'runId', status: run.status });
       }

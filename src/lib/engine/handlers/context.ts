@@ -6,6 +6,7 @@ type ContextMethods =
   | 'skill.list'
   | 'skill.validate'
   | 'context.build'
+  | 'context.cancel'
   | 'run.complete'
   | 'run.get'
   | 'run.list'
@@ -29,6 +30,7 @@ export function contextHandlers(s: Services): Handlers<ContextMethods> {
     'skill.list': () => c.deps.skills.list(),
     'skill.validate': ({ contextRules }) => parseContextRules(contextRules),
     'context.build': (input) => c.context.build(input),
+    'context.cancel': ({ requestId }) => c.context.cancel(requestId),
     'run.complete': (input) => c.runs.complete(input),
     'run.get': ({ runId }) => c.runs.get(runId),
     'run.list': (input) => c.runs.list(input),

@@ -6,6 +6,8 @@ import { reindexFts } from '../store/fts-reindex';
 /** FTS5 tables the engine keeps; the merge job walks them all. */
 const FTS_TABLES = ['messages_fts', 'summaries_fts', 'memories_fts'];
 const APPLIED_OPS_TTL_MS = 7 * 86_400_000;
+/** Runs kept per job: as many as jobs.history can show; older ones go as new ones are recorded. */
+export const JOB_RUNS_KEPT = 100;
 
 interface JobRow {
   id: number;
@@ -69,6 +71,12 @@ export function maintenanceHandlers(
         [input.job, input.trigger, input.status, input.startedAt, input.finishedAt, JSON.stringify(input.result)],
       );
       if (!row) throw new Error('job_runs insert returned nothing');
+      // The log must not grow while the app stays open: each job keeps its newest JOB_RUNS_KEPT runs.
+      driver.run(
+        `DELETE FROM job_runs WHERE job = ? AND id NOT IN (
+           SELECT id FROM job_runs WHERE job = ? ORDER BY started_at DESC, id DESC LIMIT ?)`,
+        [input.job, input.job, JOB_RUNS_KEPT],
+      );
       return toJobRun(row);
     },
     'jobs.history': ({ job, limit }) =>

@@ -44,15 +44,21 @@ class LossyChannel extends BroadcastChannel {
 
 const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
+/** Tab A starts first and leads; tab B follows. Both reach `engine` when they lead. */
+async function twoTabs(engine: Engine) {
+  const locks = fakeLocks();
+  const name = `relay-${Math.random()}`;
+  const a = createDbHost({ openEngine: async () => engine, locks, channel: new BroadcastChannel(name), tabId: 'A' });
+  await settle();
+  const b = createDbHost({ openEngine: async () => engine, locks, channel: new BroadcastChannel(name), tabId: 'B' });
+  await settle();
+  return { a, b };
+}
+
 describe('several tabs (leader election over Web Locks, relay over BroadcastChannel)', () => {
   it('exactly one host leads; the other relays its calls and sees changes', async () => {
     const t = await createTestEngine();
-    const locks = fakeLocks();
-    const name = `relay-${Math.random()}`;
-    const a = createDbHost({ openEngine: async () => t.engine, locks, channel: new BroadcastChannel(name), tabId: 'A' });
-    await settle();
-    const b = createDbHost({ openEngine: async () => t.engine, locks, channel: new BroadcastChannel(name), tabId: 'B' });
-    await settle();
+    const { a, b } = await twoTabs(t.engine);
     expect(a.info().role).toBe('leader');
     expect(b.info().role).toBe('follower');
     const changes: string[] = [];
@@ -138,6 +144,72 @@ describe('several tabs (leader election over Web Locks, relay over BroadcastChan
     expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages')?.n).toBe(1);
     a.close();
     b.close();
+  });
+
+  it('a background sweep with nothing to sweep writes no row and announces nothing; a person\'s write is announced', async () => {
+    const t = await createTestEngine();
+    const { a, b } = await twoTabs(t.engine);
+    const seen: string[] = [];
+    for (const host of [a, b]) host.subscribe((e) => void (e.type === 'change' && seen.push(e.method)));
+    const ops = () => t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM applied_ops')?.n;
+    const before = ops();
+    for (const caller of [createCaller(a), createCaller(b)]) {
+      expectOk(await caller.call('workingMemory.sweep', {}));
+      expectOk(await caller.call('run.sweep', {}));
+    }
+    await settle();
+    expect(seen).toEqual([]);
+    expect(ops()).toBe(before);
+    expectOk(await createCaller(b).call('session.create', { title: 'a real save' }));
+    await settle();
+    expect(seen).toEqual(['session.create', 'session.create']);
+    a.close();
+    b.close();
+  });
+
+  it('a guest tab (isolated, in memory) never leads the tabs on OPFS, and never serves their writes', async () => {
+    const guest = await createTestEngine();
+    const persistent = await createTestEngine();
+    const locks = fakeLocks();
+    const g = createDbHost({ openEngine: async () => guest.engine, locks, isolated: true, tabId: 'G' });
+    await settle();
+    const p = createDbHost({ openEngine: async () => persistent.engine, locks, tabId: 'P' });
+    await settle();
+    expect(g.info().role).toBe('leader');
+    expect(p.info().role).toBe('leader');
+    expectOk(await createCaller(p).call('session.create', { title: 'kept on OPFS' }));
+    expectOk(await createCaller(g).call('session.create', { title: 'forgotten with the guest' }));
+    const titles = (t: typeof guest) => t.driver.all<{ title: string }>('SELECT title FROM sessions').map((r) => r.title);
+    expect(titles(persistent)).toEqual(['kept on OPFS']);
+    expect(titles(guest)).toEqual(['forgotten with the guest']);
+    g.close();
+    p.close();
+  });
+
+  it('a leader still waiting for the file says so (DB_UNAVAILABLE, reason busy), then serves once it opens', async () => {
+    const t = await createTestEngine();
+    let release: () => void = () => {};
+    const host = createDbHost({
+      openEngine: async ({ waiting }) => {
+        waiting();
+        await new Promise<void>((r) => (release = r));
+        return t.engine;
+      },
+      locks: fakeLocks(),
+      channel: new BroadcastChannel(`relay-${Math.random()}`),
+    });
+    const events: string[] = [];
+    host.subscribe((e) => {
+      if (e.type === 'waiting') events.push(`waiting:${e.error.code}:${String(e.error.details?.reason)}`);
+      if (e.type === 'role') events.push(`role:${e.info.role}`);
+    });
+    await settle();
+    expect(events).toContain('waiting:DB_UNAVAILABLE:busy');
+    const status = createCaller(host).call('system.status', {});
+    release();
+    expect((await status).ok).toBe(true);
+    expect(events.at(-1)).toBe('role:leader');
+    host.close();
   });
 
   it('a follower with no leader anywhere answers DB_UNAVAILABLE instead of hanging', async () => {

@@ -13,8 +13,16 @@ import { CHANNEL_NAME, LOCK_NAME, type HostEvent, type HostInfo, type HostRole, 
  *        │ holds lock 'engram-db-leader', owns SQLite on OPFS
  */
 export interface DbHostOptions {
-  /** Opens the database and builds the engine; only the leader calls it. */
-  openEngine: () => Promise<Engine>;
+  /**
+   * Opens the database and builds the engine; only the leader calls it. It may take long (another tab
+   * still holds the file): `waiting()` then tells the page why nothing answers yet.
+   */
+  openEngine: (hooks: { waiting: () => void }) => Promise<Engine>;
+  /**
+   * A tab of its own (a `?guest` session on an in-memory database): it neither leads nor follows the
+   * tabs that share the database on OPFS — no one else's writes may land in its memory, nor its in theirs.
+   */
+  isolated?: boolean;
   /** How long a follower waits for any leader before answering DB_UNAVAILABLE. */
   relayTimeoutMs?: number;
   locks?: LockManager;
@@ -48,9 +56,20 @@ const MAX_ATTEMPTS = 4;
 
 const RECENT_LIMIT = 500;
 
+const DB_BUSY_MESSAGE =
+  'Another Engram window (or one that is closing) still holds the database. Engram keeps trying; what you write meanwhile is kept on this device.';
+
+/** The lock and channel a host uses: the origin's shared ones, or (isolated) names no other tab knows. */
+export function hostNames(opts: { tabId: string; isolated: boolean }): { lockName: string; channelName: string } {
+  return opts.isolated
+    ? { lockName: `${LOCK_NAME}:isolated:${opts.tabId}`, channelName: `${CHANNEL_NAME}:isolated:${opts.tabId}` }
+    : { lockName: LOCK_NAME, channelName: CHANNEL_NAME };
+}
+
 export function createDbHost(opts: DbHostOptions): DbHost {
   const tabId = opts.tabId ?? crypto.randomUUID();
-  const channel = opts.channel ?? new BroadcastChannel(CHANNEL_NAME);
+  const { lockName, channelName } = hostNames({ tabId, isolated: opts.isolated ?? false });
+  const channel = opts.channel ?? new BroadcastChannel(channelName);
   const locks = opts.locks ?? navigator.locks;
   const relayTimeoutMs = opts.relayTimeoutMs ?? 30_000;
   const listeners = new Set<(e: HostEvent) => void>();
@@ -61,6 +80,8 @@ export function createDbHost(opts: DbHostOptions): DbHost {
   let role: HostRole = 'starting';
   let engine: Engine | null = null;
   let startupError: IpcError | null = null;
+  /** While the leader waits for the file: told to every subscriber, late ones too. */
+  let waitingFor: HostEvent | null = null;
   let releaseLock: (() => void) | null = null;
   let closed = false;
 
@@ -100,7 +121,7 @@ export function createDbHost(opts: DbHostOptions): DbHost {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         pending.delete(id);
-        resolve(fail('DB_UNAVAILABLE', 'No Engram window could open the database in time. Reload to try again.'));
+        resolve(fail('DB_UNAVAILABLE', 'No Engram window could open the database in time. Reload to try again.', { reason: 'no-leader' }));
       }, relayTimeoutMs);
       pending.set(id, { req, resolve, timer, attempts: 1 });
       send({ t: 'req', from: tabId, id, req });
@@ -150,11 +171,15 @@ export function createDbHost(opts: DbHostOptions): DbHost {
 
   async function lead(): Promise<void> {
     try {
-      engine = await opts.openEngine();
-      engine.onChange((c) => {
-        emit({ type: 'change', method: c.method, at: c.at });
-        send({ t: 'change', method: c.method, at: c.at });
+      const opened = await opts.openEngine({
+        waiting: () => {
+          waitingFor = { type: 'waiting', error: { code: 'DB_UNAVAILABLE', message: DB_BUSY_MESSAGE, details: { reason: 'busy' } } };
+          emit(waitingFor);
+        },
       });
+      engine = opened;
+      waitingFor = null;
+      announceChanges(opened);
     } catch (err) {
       startupError =
         err instanceof EngineError
@@ -168,9 +193,28 @@ export function createDbHost(opts: DbHostOptions): DbHost {
     send({ t: 'leader', tabId });
   }
 
+  /**
+   * Every view re-queries on a change, so only a write that changed a row is announced: a background
+   * sweep that found nothing (it carries no op id, so it writes no idempotency row either) stays quiet.
+   * SQLite's running count of changed rows is compared at each write's end; a row changed in between by
+   * a call that is not a write (context.build stores its pending run) only makes the next write be
+   * announced even if it changed nothing — one extra re-query, never a missed change.
+   */
+  function announceChanges(opened: Engine): void {
+    const changeCount = () => opened.env.driver.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? -1;
+    let seen = changeCount();
+    opened.onChange((c) => {
+      const now = changeCount();
+      if (now === seen) return;
+      seen = now;
+      emit({ type: 'change', method: c.method, at: c.at });
+      send({ t: 'change', method: c.method, at: c.at });
+    });
+  }
+
   // Wait for the lock; hold it for as long as this worker lives.
   void locks
-    .request(LOCK_NAME, { mode: 'exclusive' }, async () => {
+    .request(lockName, { mode: 'exclusive' }, async () => {
       if (closed) return;
       await lead();
       await new Promise<void>((resolve) => {
@@ -195,6 +239,7 @@ export function createDbHost(opts: DbHostOptions): DbHost {
     subscribe(listener) {
       listeners.add(listener);
       listener({ type: 'role', info: info() });
+      if (waitingFor) listener(waitingFor);
       return () => listeners.delete(listener);
     },
     info,

@@ -34,7 +34,7 @@ describe('errors across the worker port (Comlink over a MessageChannel)', () => 
 
 describe('storage honesty', () => {
   it('without OPFS (here: Node) the database opens in memory and says why', async () => {
-    const opened = await openWasmDatabase({ persistent: true, log: memoryLogger(), retryForMs: 0 });
+    const opened = await openWasmDatabase({ persistent: true, log: memoryLogger() });
     expect(opened.storage).toEqual({ kind: 'memory', reason: 'opfs-unavailable' });
     expect(opened.driver.get<{ v: number }>('SELECT 1 AS v')?.v).toBe(1);
   });

@@ -1,4 +1,4 @@
-import type { IpcResponse } from '../../domain/errors';
+import type { IpcError, IpcResponse } from '../../domain/errors';
 import type { EngineRequest } from '../engine';
 import type { Method } from '../protocol/contract';
 import type { StorageKind } from '../protocol/types';
@@ -23,7 +23,9 @@ export interface HostInfo {
 export type HostEvent =
   | { type: 'change'; method: Method; at: number }
   | { type: 'role'; info: HostInfo }
-  | { type: 'startup-failed'; error: { code: string; message: string } };
+  | { type: 'startup-failed'; error: IpcError }
+  /** This tab leads but the database file is still held elsewhere: opening goes on (DB_UNAVAILABLE meanwhile). */
+  | { type: 'waiting'; error: IpcError };
 
 export const LOCK_NAME = 'engram-db-leader';
 export const CHANNEL_NAME = 'engram-db-relay';

@@ -33,8 +33,10 @@ export function createDbWorkerApi(): DbWorkerApi {
     start({ persistent }) {
       if (host) return;
       host = createDbHost({
-        openEngine: async () => {
-          const opened = await openWasmDatabase({ persistent, log });
+        // A guest tab's in-memory database is its own: it never serves (or uses) the tabs on OPFS.
+        isolated: !persistent,
+        openEngine: async ({ waiting }) => {
+          const opened = await openWasmDatabase({ persistent, log, onWaiting: waiting });
           // Database-file import (backup, issue 6) needs the live connection and the migrations.
           provideDbFileAccess(opened.driver, { sqlite3: await loadSqlite3(), db: opened.db, migrations });
           return createEngine(

@@ -3,6 +3,7 @@ import { unwrap } from '../../domain/errors';
 import type { ModelProvider } from '../../domain/llm/types';
 import { memoryExtractionMessages } from '../../domain/memory/extraction-prompt';
 import type { EngineCaller } from '../client/caller';
+import type { ProfileEffect } from '../memory/types';
 
 export interface AfterReplyInput {
   sessionId: string;
@@ -18,9 +19,15 @@ export interface RememberedItem {
 
 export interface AfterReplyResult {
   remembered: RememberedItem[];
-  profileChanged: boolean;
-  /** 'model' when the model's memory_update was used, 'rules' for the zh/en heuristics. */
-  extractor: 'model' | 'rules';
+  /** What extraction changed in the profile (the chat shows it, with Undo). */
+  profile: ProfileEffect;
+  /**
+   * 'model' when the model's memory_update was used, 'rules' for the zh/en heuristics (no model, or it
+   * could not be reached), 'rules-fallback' when the model answered but nothing in it was usable.
+   */
+  extractor: 'model' | 'rules' | 'rules-fallback';
+  /** How many of the model's proposed memories were not used (invalid, or not in the user's words). */
+  invalid: number;
   summariesImproved: number;
 }
 
@@ -35,7 +42,6 @@ const SUMMARY_SYSTEM =
 export async function afterReply(opts: { engine: EngineCaller; provider: ModelProvider; input: AfterReplyInput }): Promise<AfterReplyResult> {
   const { engine, provider, input } = opts;
   let candidates: unknown;
-  let extractor: AfterReplyResult['extractor'] = 'rules';
   if (provider.canGenerate) {
     try {
       const user = unwrap(await engine.call('message.get', { id: input.userMessageId }));
@@ -45,7 +51,6 @@ export async function afterReply(opts: { engine: EngineCaller; provider: ModelPr
         // Validated (strictly, item by item) by the engine's memory.extract, not here.
         z.unknown(),
       );
-      extractor = 'model';
     } catch {
       // An unreachable model or an unusable answer: the rules still run (nothing is silently skipped).
       candidates = undefined;
@@ -59,10 +64,12 @@ export async function afterReply(opts: { engine: EngineCaller; provider: ModelPr
     await analyseTurn(engine, provider, input);
     summariesImproved = await improveSummaries(engine, provider);
   }
+  const { profileChanged, profileChanges, profileVersion } = extracted;
   return {
     remembered: extracted.decisions.filter((d) => d.kind !== 'noop' && d.kind !== 'ignore'),
-    profileChanged: extracted.profileChanged,
-    extractor,
+    profile: { profileChanged, profileChanges, profileVersion },
+    extractor: extracted.extractor,
+    invalid: extracted.invalid.length,
     summariesImproved,
   };
 }

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../domain/clock';
 import { createCaller } from '../client/caller';
 import { createTestEngine, expectOk } from '../testing';
+import { runSweepJob } from '../context/run-sweep-job';
+import { JOB_RUNS_KEPT } from '../handlers/maintenance';
 import { maintenanceJob } from './maintenance-job';
+import { workingMemoryJob } from './working-memory-job';
 import { createScheduler } from './scheduler';
 import type { JobDefinition, JobProgress } from './types';
 
@@ -51,6 +54,33 @@ describe('jobs scheduler', () => {
     expect(outcome).toMatchObject({ state: 'failed', error: 'boom' });
     const [last] = expectOk(await t.engine.call('jobs.history', { job: 'broken-job' }));
     expect(last?.status).toBe('failed');
+  });
+
+  it('a run that found nothing to do is not recorded; one that did something is', async () => {
+    const { t, progress, scheduler } = await setup([workingMemoryJob, runSweepJob]);
+    expect((await scheduler.run('working-memory-sweep')).state).toBe('done');
+    expect((await scheduler.run('context-run-sweep')).state).toBe('done');
+    expect(expectOk(await t.engine.call('jobs.history', {}))).toEqual([]);
+    expect(progress.filter((p) => p.state === 'done')).toHaveLength(2);
+    // A working memory that has been idle for 30 minutes is swept: that run is recorded.
+    const s = expectOk(await t.engine.call('session.create', {}));
+    expectOk(await t.engine.call('message.append', { sessionId: s.id, role: 'user', content: 'I prefer tabs over spaces' }));
+    t.clock.advance(31 * 60_000);
+    const swept = await scheduler.run('working-memory-sweep');
+    expect(swept.result).toMatchObject({ removed: 1 });
+    expect(expectOk(await t.engine.call('jobs.history', {})).map((r) => r.job)).toEqual(['working-memory-sweep']);
+  });
+
+  it('job_runs keeps each job\'s newest runs only', async () => {
+    const { t } = await setup([]);
+    for (let i = 0; i < JOB_RUNS_KEPT + 5; i++)
+      expectOk(await t.engine.call('jobs.record', { job: 'maintenance', trigger: 'idle', status: 'ok', startedAt: i, finishedAt: i + 1, result: { i } }));
+    expectOk(await t.engine.call('jobs.record', { job: 'other-job', trigger: 'idle', status: 'ok', startedAt: 0, finishedAt: 1, result: {} }));
+    const count = (job: string) => t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM job_runs WHERE job = ?', [job])?.n;
+    expect(count('maintenance')).toBe(JOB_RUNS_KEPT);
+    expect(count('other-job')).toBe(1);
+    const [newest] = expectOk(await t.engine.call('jobs.history', { job: 'maintenance', limit: 1 }));
+    expect(newest?.result).toEqual({ i: JOB_RUNS_KEPT + 4 });
   });
 
   it('one run per job at a time', async () => {

@@ -28,8 +28,11 @@ export interface Scheduler {
 
 /**
  * Runs background jobs on idle, periodically and on demand. At most one run per job at once; each run's
- * outcome is recorded through the engine (jobs.record) so settings can show it, and progress is pushed
- * to the page.
+ * outcome is recorded through the engine (jobs.record) so settings can show it — except a run that found
+ * nothing to do — and progress is pushed to the page. A new job is one more JobDefinition in JOBS
+ * (worker-api.ts).
+ *
+ *   tick ─▶ due? (periodMs, onIdle, onStartup) ─▶ run ─▶ result | null (nothing to do) | failure ─▶ jobs.record
  */
 export function createScheduler(opts: SchedulerOptions): Scheduler {
   const idleAfterMs = opts.idleAfterMs ?? 60_000;
@@ -52,9 +55,11 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
       opts.onProgress({ job: job.name, fraction, step, state: 'running' });
     progress(0, 'jobs.step.start');
     let outcome: JobProgress;
+    let quiet = false;
     try {
       const result = await job.run({ engine: opts.engine, trigger, progress, signal: controller.signal });
-      outcome = { job: job.name, fraction: 1, step: 'jobs.step.done', state: 'done', result };
+      quiet = result === null;
+      outcome = { job: job.name, fraction: 1, step: 'jobs.step.done', state: 'done', ...(result ? { result } : {}) };
     } catch (err) {
       outcome = {
         job: job.name,
@@ -65,6 +70,10 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
       };
     }
     lastRun.set(job.name, opts.clock.now());
+    if (quiet) {
+      opts.onProgress(outcome);
+      return outcome;
+    }
     const recorded = await opts.engine.call('jobs.record', {
       job: job.name,
       trigger,

@@ -27,5 +27,9 @@ export interface JobDefinition {
   /** Run when the user has been idle and the last run is older than periodMs. */
   onIdle?: boolean;
   onStartup?: boolean;
-  run(ctx: JobContext): Promise<Record<string, unknown>>;
+  /**
+   * The run's result, recorded with jobs.record for settings; `null` when there was nothing to do — such
+   * a run is not recorded (a sweep every minute must not fill job_runs or wake every view).
+   */
+  run(ctx: JobContext): Promise<Record<string, unknown> | null>;
 }

@@ -1,12 +1,7 @@
 import { EngineError } from '../../domain/errors';
 import type { Logger } from '../../domain/log';
-import {
-  applyProfileHints,
-  candidatesFromModel,
-  extractCandidates,
-  parseModelMemoryUpdates,
-  type MemoryCandidate,
-} from '../../domain/memory';
+import { applyProfileHints, extractCandidates, type MemoryCandidate } from '../../domain/memory';
+import { readModelMemoryUpdates } from '../../domain/memory/memory-update';
 import type { MessageRepo } from '../store/message-repo';
 import type { ProfileRepo } from '../store/profile-repo';
 import type { SettingsRepo } from '../store/settings-repo';
@@ -21,13 +16,14 @@ const CHANGED: ReadonlySet<ExtractDecisionKind> = new Set(['add', 'update', 'sup
  * Seed 000 "原子记忆异步写入" / 001 "Create long-term memory from user statement". The UI calls it after a
  * reply has completed, without waiting for it; the work runs in the DB worker, never on the UI thread.
  *
- *   user message ─┬─ model memory_update JSON (zod-validated) ─┐
- *                 └─ no model: heuristic rules ───────────────┴▶ candidates ─▶ reconcile + write
- *                                                                 └▶ profile hints ─▶ new profile version
+ *   user message ─┬─ model memory_update JSON (zod-validated, each item grounded in the user's words) ─┐
+ *                 │     └─ unusable (no valid item, some rejected) ─▶ rules ────────────────────────┤
+ *                 └─ no model: heuristic rules ──────────────────────────────────────────────────┴▶ candidates
+ *   candidates ─▶ reconcile + write ─▶ profile hints ─▶ new profile version
  *
  * Only the user's own message is read: the system prompt and the assistant's reply never become facts
  * about the user (an assistant message id is refused; a model item not grounded in the user's words is
- * downgraded to `inferred`).
+ * rejected). Rejected model items are counted in the result and the log — nothing is skipped silently.
  */
 export function createExtractionService(deps: {
   messages: MessageRepo;
@@ -59,11 +55,20 @@ export function createExtractionService(deps: {
       const maxContentLength = deps.settings.get()['memory.atomic_content_max_length'];
       let candidates: MemoryCandidate[];
       let invalid: ExtractResult['invalid'] = [];
+      let extractor: ExtractResult['extractor'] = 'rules';
       if (input.candidates === undefined) {
         candidates = extractCandidates(message.content, { maxContentLength });
       } else {
-        invalid = parseModelMemoryUpdates(input.candidates).invalid;
-        candidates = candidatesFromModel(input.candidates, { userText: message.content, maxContentLength });
+        const read = readModelMemoryUpdates(input.candidates, { userText: message.content, maxContentLength });
+        invalid = read.rejected;
+        candidates = read.candidates;
+        extractor = 'model';
+        // An answer with nothing usable but something rejected (or no JSON at all) says nothing about
+        // the message: the rules read it instead.
+        if (candidates.length === 0 && (invalid.length > 0 || !read.parsed)) {
+          candidates = extractCandidates(message.content, { maxContentLength });
+          extractor = 'rules-fallback';
+        }
       }
 
       const origin = { sessionId: message.sessionId, messageId: message.id };
@@ -77,7 +82,7 @@ export function createExtractionService(deps: {
 
       const evicted = deps.eviction.run().evicted.length;
       deps.log.info('memory.extracted', {
-        source: input.candidates === undefined ? 'rules' : 'model',
+        source: extractor,
         candidates: candidates.length,
         written: decisions.filter((d) => CHANGED.has(d.kind)).length,
         invalid: invalid.length,
@@ -85,6 +90,7 @@ export function createExtractionService(deps: {
         evicted,
       });
       return {
+        extractor,
         decisions,
         profileChanged: after.version !== before.version,
         profileChanges: applied?.changed ? applied.changes : [],

@@ -13,6 +13,7 @@ import { createDecisionWriter } from './decision-writer';
 import { createEviction } from './eviction';
 import { createExtractionService } from './extraction-service';
 import { createMemoryManager } from './manager';
+import { createProfileSync } from './profile-sync';
 import { createRetrievalService } from './retrieval-service';
 import { createMemorySearch } from './search-service';
 import { createMemoryUndo } from './undo';
@@ -38,6 +39,7 @@ export function createMemoryServices(deps: {
   const profile = createProfileRepo(env);
   const eviction = createEviction({ memories, settings, log });
   const writer = createDecisionWriter({ memories, query, log });
+  const profileSync = createProfileSync({ profile });
   return {
     memories,
     profile,
@@ -51,6 +53,8 @@ export function createMemoryServices(deps: {
       profile,
       settings,
       eviction,
+      query,
+      profileSync,
     }),
     retrieval: createRetrievalService({
       query,
@@ -69,7 +73,7 @@ export function createMemoryServices(deps: {
     }),
     search: createMemorySearch({ query, log }),
     extraction: createExtractionService({ messages: deps.messages, profile, writer, eviction, settings, log }),
-    undo: createMemoryUndo({ memories }),
+    undo: createMemoryUndo({ memories, profileSync }),
     /** For services.onWorkingMemoryArchive: returns how many memories an expiring working memory left. */
     archive: createWorkingMemoryArchiver({ driver: env.driver, writer, eviction, log }),
     /** 000 "加载用户画像": the profile for context layer L1, or null when memory.enable_user_profile is off or it is empty. */

@@ -9,8 +9,10 @@ import type { MessageRepo } from '../store/message-repo';
 import type { ProfileRepo } from '../store/profile-repo';
 import type { SessionRepo } from '../store/session-repo';
 import type { SettingsRepo } from '../store/settings-repo';
+import type { MemoryQuery } from '../store/memory-query';
 import type { Eviction } from './eviction';
-import type { ClearReport, MemoryDetail } from './types';
+import type { ProfileSync } from './profile-sync';
+import type { ClearReport, DeleteResult, MemoryDetail } from './types';
 
 export interface CreateMemoryInput {
   content: string;
@@ -49,8 +51,20 @@ export function createMemoryManager(deps: {
   profile: ProfileRepo;
   settings: SettingsRepo;
   eviction: Eviction;
+  query: MemoryQuery;
+  profileSync: ProfileSync;
 }) {
   const { memories } = deps;
+
+  /** Every memory, current or replaced, page by page (what a full clear takes out of the profile). */
+  function everything(): MemoryRecord[] {
+    const out: MemoryRecord[] = [];
+    for (let offset = 0; ; offset += 500) {
+      const page = deps.query.list({ filters: { status: 'all' }, sort: 'created', limit: 500, offset });
+      out.push(...page.items);
+      if (page.items.length < 500) return out;
+    }
+  }
 
   /** 000 memory.atomic_content_max_length, read per call so a change applies to the next request. */
   function checkContent(content: string | undefined): void {
@@ -153,13 +167,18 @@ export function createMemoryManager(deps: {
       if (input.key !== undefined) patch.key = input.key;
       if (input.confidence !== undefined) patch.confidence = input.confidence;
       if (input.importance !== undefined) patch.importance = input.importance;
-      return memories.change(input.id, patch, { action: 'update', actor: 'user', reason: 'edit' });
+      const memory = memories.change(input.id, patch, { action: 'update', actor: 'user', reason: 'edit' });
+      // An edited memory rewrites the profile line it wrote (and only that line, if still as written).
+      if (current.status === 'active') deps.profileSync.sync({ gone: [current], back: [memory] }, { actor: 'user', reason: 'memory-edit' });
+      return memory;
     },
 
-    /** Seed 001 "User delete specific memory": permanent, with its history. */
-    remove(id: string): { deleted: true; id: string } {
+    /** Seed 001 "User delete specific memory": permanent, with its history — and its line in the profile. */
+    remove(id: string): DeleteResult {
+      const memory = memories.mustFind(id);
       memories.remove(id);
-      return { deleted: true, id };
+      const gone = memory.status === 'active' ? [memory] : [];
+      return { deleted: true, id, ...deps.profileSync.sync({ gone }, { actor: 'user', reason: 'memory-delete' }) };
     },
 
     /**
@@ -172,8 +191,15 @@ export function createMemoryManager(deps: {
           field: 'confirm',
         });
       }
+      if (input.includeProfile) {
+        const report = memories.clear();
+        const versions = deps.profile.clear();
+        return { ...report, profileVersionsDeleted: versions, profileChanged: versions > 0, profileChanges: [], profileVersion: 0 };
+      }
+      // The profile stays, minus every line the memories wrote into it (what the user wrote stays).
+      const all = everything();
       const report = memories.clear();
-      return { ...report, profileVersionsDeleted: input.includeProfile ? deps.profile.clear() : 0 };
+      return { ...report, profileVersionsDeleted: 0, ...deps.profileSync.sync({ gone: all }, { actor: 'user', reason: 'memory-clear' }) };
     },
   };
 }

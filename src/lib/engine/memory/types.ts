@@ -1,5 +1,6 @@
 import type { MemoryRecord, ScoreExplanation } from '../../domain/memory';
 import type { ProfileChange } from '../../domain/memory';
+import type { RejectedItem } from '../../domain/memory/memory-update';
 import type { MemoryHistoryEntry } from '../store/memory-rows';
 import type { ProfileState, ProfileVersion } from '../store/profile-repo';
 
@@ -64,21 +65,32 @@ export interface ExtractDecision {
   reason?: string;
 }
 
-export interface ExtractResult {
-  decisions: ExtractDecision[];
+/** How a memory change touched the profile document (a new version, undoable with profile.undo). */
+export interface ProfileEffect {
   profileChanged: boolean;
   profileChanges: ProfileChange[];
-  /** The profile version after the extraction (for profile.undo's notice). */
+  /** The profile version after the change (for profile.undo's notice). */
   profileVersion: number;
-  /** Model items that failed validation: index and fields, never values. */
-  invalid: { index: number; fields: string[] }[];
+}
+
+export interface ExtractResult extends ProfileEffect {
+  decisions: ExtractDecision[];
+  /** Who proposed the candidates: the model, the rules, or the rules because the model's answer was unusable. */
+  extractor: 'model' | 'rules' | 'rules-fallback';
+  /** Model items not used (invalid, or not supported by the user's words): index and fields, never values. */
+  invalid: RejectedItem[];
   evicted: number;
 }
 
-export type UndoResult =
+/** An undo, and what it did to the profile: a memory that goes takes its profile line with it. */
+export type UndoResult = (
   | { kind: 'deleted'; memoryId: string; restored: string[] }
   | { kind: 'restored'; memoryId: string; memory: MemoryRecord; alsoChanged: string[] }
-  | { kind: 'nothing'; memoryId: string };
+  | { kind: 'nothing'; memoryId: string }
+) &
+  ProfileEffect;
+
+export type DeleteResult = { deleted: true; id: string } & ProfileEffect;
 
 export interface MemorySearchHit {
   memory: MemoryRecord;
@@ -97,8 +109,9 @@ export interface EvictionReport {
   active: number;
 }
 
-export interface ClearReport {
+export interface ClearReport extends ProfileEffect {
   memoriesDeleted: number;
   historyDeleted: number;
+  /** With `includeProfile`: every profile version went. Otherwise only the lines the memories wrote. */
   profileVersionsDeleted: number;
 }

@@ -50,11 +50,11 @@ export const contract = {
   'settings.update': call<Settings>()({ input: z.strictObject({ patch: settingsPatchSchema }), write: true }),
 
   // ── background jobs and maintenance ───────────────────────────────────────
-  'maintenance.optimize': call<MaintenanceReport>()({ input: none, write: true }),
-  'maintenance.ftsMerge': call<MaintenanceReport>()({ input: none, write: true }),
+  'maintenance.optimize': call<MaintenanceReport>()({ input: none, write: true, background: true }),
+  'maintenance.ftsMerge': call<MaintenanceReport>()({ input: none, write: true, background: true }),
   'maintenance.integrityCheck': call<IntegrityReport>()({ input: none }),
   /** 002 memory_reindex: every full-text row rebuilt with the current segmenter (also run at start when it changed). */
-  'maintenance.reindex': call<ReindexReport>()({ input: none, write: true }),
+  'maintenance.reindex': call<ReindexReport>()({ input: none, write: true, background: true }),
   'jobs.record': call<JobRun>()({
     input: z.strictObject({
       job: jobName,
@@ -65,6 +65,7 @@ export const contract = {
       result: z.record(z.string(), z.unknown()),
     }),
     write: true,
+    background: true,
   }),
   'jobs.history': call<JobRun[]>()({
     input: z.strictObject({ job: jobName.optional(), limit: z.number().int().min(1).max(100).default(10) }),
@@ -106,6 +107,7 @@ export const contract = {
   }),
   'message.list': call<Message[]>()({
     input: z.strictObject({ sessionId: id, limit: z.number().int().min(1).max(1000).default(200), beforeId: messageId.optional() }),
+    errors: ['NOT_FOUND'],
   }),
   'message.get': call<Message>()({ input: z.strictObject({ id: messageId }), errors: ['NOT_FOUND'] }),
   'message.update': call<Message>()({
@@ -133,8 +135,11 @@ export const contract = {
     errors: ['NOT_FOUND'],
   }),
   /** 001 auto-cleanup after 30 idle minutes (the jobs worker calls it every minute). */
-  'workingMemory.sweep': call<{ removed: string[]; archived: number }>()({ input: none, write: true }),
-  'summary.list': call<Summary[]>()({ input: z.strictObject({ sessionId: id, kind: z.enum(['rolling', 'compact']).optional() }) }),
+  'workingMemory.sweep': call<{ removed: string[]; archived: number }>()({ input: none, write: true, background: true }),
+  'summary.list': call<Summary[]>()({
+    input: z.strictObject({ sessionId: id, kind: z.enum(['rolling', 'compact']).optional() }),
+    errors: ['NOT_FOUND'],
+  }),
   /** 002 memory_summarize */
   'summary.create': call<SummarizeResult>()({
     input: z.strictObject({ sessionId: id, fromTurn: z.number().int().min(1), toTurn: z.number().int().min(1) }),
@@ -246,7 +251,7 @@ export const contract = {
     write: true,
   }),
   /** 001 DELETE /memory/long-term/{id}: permanent. */
-  'memory.delete': call<{ deleted: true; id: string }>()({ input: z.strictObject({ id: memoryInput.memoryId }), errors: ['NOT_FOUND'], write: true }),
+  'memory.delete': call<Mem.DeleteResult>()({ input: z.strictObject({ id: memoryInput.memoryId }), errors: ['NOT_FOUND'], write: true }),
   /** 001 DELETE /memory/long-term: everything, only with `confirm: true`; working memories stay. */
   'memory.clear': call<Mem.ClearReport>()({
     input: z.strictObject({ confirm: z.boolean().default(false), includeProfile: z.boolean().default(false) }),
@@ -325,9 +330,13 @@ export const contract = {
       budgets: z.partialRecord(z.enum(['L0', 'L1', 'L2', 'L3', 'L4', 'L5']), z.number().int().min(0).max(200_000)).optional(),
       tokenRatio: z.number().min(0.25).max(4).optional(),
       locale: z.enum(['en', 'zh-CN']),
+      /** The caller's id for this build: `context.cancel` with it stops the build (→ CANCELED, no run stored). */
+      requestId: z.string().min(8).max(100).optional(),
     }),
     errors: ['NOT_FOUND', 'CANCELED', 'TIMEOUT'],
   }),
+  /** 004 "用户取消": Stop while the context is being built. `canceled` is false when no such build runs (yet). */
+  'context.cancel': call<{ canceled: boolean }>()({ input: z.strictObject({ requestId: z.string().min(8).max(100) }) }),
   /** A pending run ends: the reply was stored (completed, with its message id), stopped, failed or timed out. */
   'run.complete': call<Ctx.RunSummary>()({
     input: z.strictObject({ runId: id, status: z.enum(['completed', 'canceled', 'failed', 'timeout']), messageId: messageId.optional() }),
@@ -350,7 +359,7 @@ export const contract = {
     write: true,
   }),
   /** Closes runs still pending after 10 minutes as `timeout` (the jobs worker calls it). */
-  'run.sweep': call<{ timedOut: string[] }>()({ input: none, write: true }),
+  'run.sweep': call<{ timedOut: string[] }>()({ input: none, write: true, background: true }),
   /** 004 "采纳/拒绝触发偏好信号入库": the event, then preference learning within its time budget. */
   'feedback.record': call<Ctx.FeedbackResult>()({
     input: z.strictObject({
@@ -369,7 +378,7 @@ export const contract = {
       outputText: z.string().max(200_000).optional(),
       finalText: z.string().max(200_000).optional(),
     }),
-    errors: ['NOT_FOUND', 'CONFLICT', 'TIMEOUT'],
+    errors: ['NOT_FOUND', 'CONFLICT', 'CANCELED', 'TIMEOUT'],
     write: true,
   }),
   /** The learning history ("查看学习历史"). */
@@ -525,4 +534,10 @@ export const METHODS = Object.keys(contract) as Method[];
 
 export function isMethod(value: unknown): value is Method {
   return typeof value === 'string' && Object.hasOwn(contract, value);
+}
+
+/** A write a person made (not the app's own bookkeeping): what counts as "a real save" (ARCHITECTURE §3). */
+export function isUserWrite(method: Method): boolean {
+  const spec = contract[method];
+  return spec.write && !spec.background;
 }

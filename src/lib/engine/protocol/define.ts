@@ -11,6 +11,12 @@ export interface CallSpec<I extends z.ZodType = z.ZodType, O = unknown, E extend
   readonly errors: readonly E[];
   /** Writes run in one transaction, are idempotent by op id, and announce a change to other tabs. */
   readonly write: boolean;
+  /**
+   * Bookkeeping the app does on its own (sweeps, job records, maintenance), never a person's save: it
+   * does not prompt for persistent storage, and it carries no op id (running it twice is harmless) — so
+   * a sweep with nothing to sweep writes nothing at all and, changing no row, announces nothing.
+   */
+  readonly background: boolean;
   /** Phantom: the success type. Never set at run time. */
   readonly output?: O;
 }
@@ -21,5 +27,11 @@ export function call<O>() {
     input: I;
     errors?: E;
     write?: boolean;
-  }): CallSpec<I, O, E[number]> => ({ input: spec.input, errors: spec.errors ?? [], write: spec.write ?? false });
+    background?: boolean;
+  }): CallSpec<I, O, E[number]> => ({
+    input: spec.input,
+    errors: spec.errors ?? [],
+    write: spec.write ?? false,
+    background: spec.background ?? false,
+  });
 }

@@ -2,6 +2,7 @@ import sqlite3InitModule, { type Sqlite3Static, type SAHPoolUtil, type Database 
 import type { Logger } from '../../domain/log';
 import type { StorageKind } from '../protocol/types';
 import type { SqlDriver } from './driver';
+import { BUSY_OPEN, openWhileBusy } from './open-retry';
 import { createSqliteWasmDriver } from './sqlite-wasm-driver';
 
 export const DB_FILE = '/engram.sqlite3';
@@ -27,8 +28,10 @@ export interface OpenOptions {
   /** false: a deliberate in-memory session (guest mode, tests). */
   persistent: boolean;
   log: Logger;
-  /** How long to keep retrying while a closing tab still holds the access handles. */
-  retryForMs?: number;
+  /** How long the file may stay busy (a closing tab still holds it) before `onWaiting` is told. */
+  waitingAfterMs?: number;
+  /** The file is still busy after `waitingAfterMs`: opening goes on, and the user should hear why. */
+  onWaiting?: () => void;
 }
 
 /**
@@ -44,39 +47,41 @@ function tune(db: Database, persistent: boolean): void {
   db.exec('PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY; PRAGMA synchronous = FULL;');
 }
 
+async function openOpfs(sqlite3: Sqlite3Static): Promise<OpenedDatabase> {
+  const options = {
+    name: POOL_NAME,
+    preserveOnInitFailure: true,
+    // A failed init is cached; the previous holder (a closing tab) may have let go by now.
+    // (Supported at run time since 3.54 but missing from the bundled typings.)
+    forceReinitIfPreviouslyFailed: true,
+    initialCapacity: 6,
+  };
+  const pool = await sqlite3.installOpfsSAHPoolVfs(options as Parameters<Sqlite3Static['installOpfsSAHPoolVfs']>[0]);
+  const db = new pool.OpfsSAHPoolDb(DB_FILE);
+  tune(db, true);
+  return { driver: createSqliteWasmDriver(db), storage: { kind: 'opfs', reason: null }, pool, db };
+}
+
 /**
- * Opens the database on OPFS (sahpool VFS). If OPFS cannot be used, falls back to memory and says why —
- * the UI then shows a permanent "nothing is saved" banner.
+ * Opens the database on OPFS (sahpool VFS). While another context still holds the file it keeps trying
+ * (open-retry.ts) — an empty in-memory database in its place would lose everything the user then
+ * writes. Only when OPFS cannot be used at all (a private window, no storage access) does it open in
+ * memory, and says why: the UI then shows a permanent "nothing is saved" banner.
  */
 export async function openWasmDatabase(opts: OpenOptions): Promise<OpenedDatabase> {
   const sqlite3 = await loadSqlite3();
   if (!opts.persistent) return inMemory(sqlite3, 'guest');
-  const deadline = Date.now() + (opts.retryForMs ?? 8000);
-  let lastError = 'OPFS is not available here';
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const options = {
-        name: POOL_NAME,
-        preserveOnInitFailure: true,
-        // A failed init is cached; the previous holder (a closing tab) may have let go by now.
-        // (Supported at run time since 3.54 but missing from the bundled typings.)
-        forceReinitIfPreviouslyFailed: true,
-        initialCapacity: 6,
-      };
-      const pool = await sqlite3.installOpfsSAHPoolVfs(options as Parameters<Sqlite3Static['installOpfsSAHPoolVfs']>[0]);
-      const db = new pool.OpfsSAHPoolDb(DB_FILE);
-      tune(db, true);
-      return { driver: createSqliteWasmDriver(db), storage: { kind: 'opfs', reason: null }, pool, db };
-    } catch (err) {
-      lastError = err instanceof Error ? err.message : String(err);
-      // A closing tab may still be letting go of the files (access handles, the WAL) for a moment.
-      const busy = /Access Handles|NoModificationAllowed|InvalidState|locked|CANTOPEN|unable to open/i.test(lastError);
-      if (!busy || Date.now() > deadline) break;
-      opts.log.warn('db.open-retry', { attempt });
-      await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 1000)));
-    }
-  }
-  opts.log.warn('db.opfs-unavailable', { reason: lastError.slice(0, 200) });
+  const outcome = await openWhileBusy({
+    attempt: () => openOpfs(sqlite3),
+    isBusy: (message) => BUSY_OPEN.test(message),
+    waitingAfterMs: opts.waitingAfterMs ?? 8000,
+    onWaiting: () => {
+      opts.log.warn('db.open-waiting');
+      opts.onWaiting?.();
+    },
+  });
+  if (outcome.kind === 'opened') return outcome.value;
+  opts.log.warn('db.opfs-unavailable', { reason: outcome.reason.slice(0, 200) });
   return inMemory(sqlite3, 'opfs-unavailable');
 }
 

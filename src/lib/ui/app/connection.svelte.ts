@@ -5,9 +5,12 @@ import type { HostEvent, HostInfo } from '../../engine/host/messages';
 import type { DbWorkerApi } from '../../engine/host/worker-api';
 import type { JobsWorkerApi } from '../../engine/jobs/worker-api';
 import type { JobProgress } from '../../engine/jobs/types';
+import { isUserWrite } from '../../engine/protocol/contract';
 import type { SystemStatus } from '../../engine/protocol/types';
 import { localDb } from '../local/local-db';
-import { createOutbox, type Outbox } from '../local/outbox';
+import { createOutbox, type Outbox, type RefusedWrite, type RetryOutcome } from '../local/outbox';
+
+const STATUS_RETRY_MS = 2000;
 
 /**
  * The page's one connection to the engine: starts the DB worker and the jobs worker, joins them with a
@@ -23,12 +26,15 @@ class Connection {
   revision = $state(0);
   jobs = $state<Record<string, JobProgress>>({});
   outboxCount = $state(0);
+  /** Writes the engine refused while the outbox drained: kept for the person to retry or discard. */
+  outboxRefused = $state.raw<RefusedWrite[]>([]);
 
   #caller: EngineCaller | null = null;
   #jobs: Comlink.Remote<JobsWorkerApi> | null = null;
   #outbox: Outbox | null = null;
   #started = false;
   #askedPersist = false;
+  #statusRetry: ReturnType<typeof setTimeout> | null = null;
 
   get ready(): boolean {
     return this.status !== null;
@@ -84,12 +90,40 @@ class Connection {
     if (res.ok) {
       this.status = res.data;
       this.startupError = null;
-      const drained = await this.outbox.drain();
-      this.outboxCount = drained.remaining;
-    } else if (res.error.code !== 'DB_UNAVAILABLE') {
+      await this.outbox.drain();
+      await this.refreshOutbox();
+    } else {
+      // Shown, never swallowed: without a database nothing the user writes reaches it (the outbox keeps
+      // it). DB_UNAVAILABLE passes (another tab still holds the file, no window leads yet): look again.
       this.startupError = res.error;
+      if (res.error.code === 'DB_UNAVAILABLE') this.#retryStatusSoon();
     }
-    if (!res.ok) this.outboxCount = await this.outbox.count();
+    if (!res.ok) await this.refreshOutbox();
+  }
+
+  async refreshOutbox(): Promise<void> {
+    this.outboxCount = await this.outbox.count();
+    this.outboxRefused = await this.outbox.refused();
+  }
+
+  /** A refused write, sent again with its op id (the person's "retry"). */
+  async retryWrite(opId: string): Promise<RetryOutcome> {
+    const outcome = await this.outbox.retry(opId);
+    await this.refreshOutbox();
+    return outcome;
+  }
+
+  async discardWrite(opId: string): Promise<void> {
+    await this.outbox.discard(opId);
+    await this.refreshOutbox();
+  }
+
+  #retryStatusSoon(): void {
+    if (this.#statusRetry) return;
+    this.#statusRetry = setTimeout(() => {
+      this.#statusRetry = null;
+      void this.#refreshStatus();
+    }, STATUS_RETRY_MS);
   }
 
   /**
@@ -110,10 +144,12 @@ class Connection {
         break;
       case 'change':
         this.revision++;
-        this.#askPersistence();
+        // Only a person's save counts; the app's own bookkeeping (job records, sweeps) never prompts.
+        if (isUserWrite(event.method)) this.#askPersistence();
         break;
       case 'startup-failed':
-        this.startupError = event.error as IpcError;
+      case 'waiting':
+        this.startupError = event.error;
         break;
     }
   }

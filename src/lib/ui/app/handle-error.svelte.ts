@@ -1,5 +1,5 @@
 import type { IpcError } from '../../domain/errors';
-import { tDynamic } from '../i18n/i18n.svelte';
+import { t, tDynamic } from '../i18n/i18n.svelte';
 
 export interface Notice {
   id: number;
@@ -31,7 +31,28 @@ class Notices {
 
 export const notices = new Notices();
 
-export function errorText(error: IpcError | { code: string; message: string }): string {
+/**
+ * Where a failure carries a fixed `details.reason`, its text is translated by that reason; the engine's
+ * own message (English, for logs and the Node host) then stays out of a translated page. Model failures
+ * use the same texts as the model settings' connection test.
+ */
+const REASON_KEYS: Partial<Record<string, (reason: string) => string>> = {
+  DB_UNAVAILABLE: (reason) => `common:errors.reasons.${reason}`,
+  MODEL_UNAVAILABLE: (reason) => `settings:model.reason.${reason}`,
+  TIMEOUT: (reason) => `settings:model.reason.${reason}`,
+};
+
+type ShownError = IpcError | { code: string; message: string; details?: Record<string, unknown> };
+
+export function errorText(error: ShownError): string {
+  const reason = error.details?.reason;
+  const key = typeof reason === 'string' ? REASON_KEYS[error.code]?.(reason) : undefined;
+  const byReason = key ? tDynamic(key) : null;
+  if (byReason !== null && byReason !== key) {
+    // The CORS fix needs this page's own address (what OLLAMA_ORIGINS must allow).
+    if (reason === 'cors') return `${byReason} ${t('settings:model.corsHint', { origin: typeof location === 'undefined' ? '' : location.origin })}`;
+    return byReason;
+  }
   return tDynamic(`common:errors.${error.code}`, { message: error.message });
 }
 

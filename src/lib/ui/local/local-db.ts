@@ -28,6 +28,12 @@ export interface OutboxRow {
   seq: number;
   attempts: number;
   lastError?: string;
+  /**
+   * The engine refused this write for a reason other than "no database" (e.g. its conversation was
+   * deleted meanwhile): kept, with the error, until the person retries or discards it (ARCHITECTURE §8:
+   * nothing is silently dropped). Drains pass over it.
+   */
+  refused?: { code: string; message: string; details?: Record<string, unknown>; at: number };
 }
 
 export class LocalDb extends Dexie {

@@ -34,7 +34,7 @@ describe('outbox: writes made while no database is reachable', () => {
     expect(res).toMatchObject({ ok: false, queued: true });
     expect(await outbox.count()).toBe(1);
     state.down = false;
-    expect(await outbox.drain()).toEqual({ applied: 1, remaining: 0 });
+    expect(await outbox.drain()).toEqual({ applied: 1, remaining: 0, refused: 0 });
     const msgs = expectOk(await engine.call('message.list', { sessionId: session.id }));
     expect(msgs.map((m) => m.content)).toEqual(['written offline']);
     void t;
@@ -64,20 +64,54 @@ describe('outbox: writes made while no database is reachable', () => {
     const db = freshDb();
     const outbox = createOutbox(db, engine);
     for (const content of ['one', 'two', 'three']) await outbox.write('message.append', { sessionId: session.id, role: 'user', content });
-    expect(await outbox.drain()).toEqual({ applied: 0, remaining: 3 });
+    expect(await outbox.drain()).toEqual({ applied: 0, remaining: 3, refused: 0 });
     state.down = false;
     await outbox.drain();
     const msgs = expectOk(await engine.call('message.list', { sessionId: session.id }));
     expect(msgs.map((m) => m.content)).toEqual(['one', 'two', 'three']);
   });
 
-  it('a write the engine refuses (invalid) leaves the outbox instead of blocking it', async () => {
+  it('a write the engine refuses is kept with its error (never dropped), does not block the others, and waits for retry or discard', async () => {
+    const { state, engine } = await switchableEngine();
+    state.down = false;
+    const session = expectOk(await engine.call('session.create', {}));
+    const doomed = expectOk(await engine.call('session.create', {}));
+    state.down = true;
+    const db = freshDb();
+    const outbox = createOutbox(db, engine);
+    await outbox.write('message.append', { sessionId: doomed.id, role: 'user', content: 'written offline, then its conversation went' });
+    await outbox.write('message.append', { sessionId: session.id, role: 'user', content: 'after it' });
+    state.down = false;
+    expectOk(await engine.call('session.delete', { id: doomed.id }));
+    expect(await outbox.drain()).toEqual({ applied: 1, remaining: 0, refused: 1 });
+    const [refused] = await outbox.refused();
+    expect(refused).toMatchObject({ method: 'message.append', input: { content: 'written offline, then its conversation went' }, refused: { code: 'NOT_FOUND' } });
+    // Later drains pass over it: only the person decides.
+    expect(await outbox.drain()).toEqual({ applied: 0, remaining: 0, refused: 1 });
+    expect(await outbox.retry(refused?.opId as string)).toMatchObject({ kind: 'refused', error: { code: 'NOT_FOUND' } });
+    await outbox.discard(refused?.opId as string);
+    expect(await outbox.counts()).toEqual({ remaining: 0, refused: 0 });
+  });
+
+  it('a refused write that can now be applied goes in on retry, once', async () => {
     const { state, engine } = await switchableEngine();
     const db = freshDb();
     const outbox = createOutbox(db, engine);
-    await outbox.write('message.append', { sessionId: 'gone', role: 'user', content: 'orphan' });
     state.down = false;
-    expect(await outbox.drain()).toEqual({ applied: 0, remaining: 0 });
+    const session = expectOk(await engine.call('session.create', {}));
+    // Refused for now (e.g. a momentary internal error): kept, then retried by the person.
+    await db.outbox.put({
+      opId: 'op-refused-0001',
+      method: 'message.append',
+      input: { sessionId: session.id, role: 'user', content: 'try me again' },
+      createdAt: 1,
+      seq: 1,
+      attempts: 1,
+      refused: { code: 'INTERNAL', message: 'x', at: 1 },
+    });
+    expect(await outbox.retry('op-refused-0001')).toEqual({ kind: 'applied' });
+    expect(await outbox.retry('op-refused-0001')).toEqual({ kind: 'gone' });
+    expect(expectOk(await engine.call('message.list', { sessionId: session.id })).map((m) => m.content)).toEqual(['try me again']);
   });
 });
 

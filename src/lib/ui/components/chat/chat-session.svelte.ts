@@ -1,3 +1,4 @@
+import { budgetsForWindow } from '../../../domain/context/window-budgets';
 import type { Message } from '../../../domain/conversation/types';
 import { EngineError, type IpcError } from '../../../domain/errors';
 import { createProvider, runWithTools } from '../../../domain/llm';
@@ -7,6 +8,7 @@ import { systemClock } from '../../../domain/clock';
 import { connection } from '../../app/connection.svelte';
 import { errorText, notices } from '../../app/handle-error.svelte';
 import { modelSettings } from '../../app/model-settings.svelte';
+import { profileChangeNotice } from '../memory/profile-notice';
 import { i18n, t } from '../../i18n/i18n.svelte';
 
 type Phase = 'idle' | 'saving' | 'building' | 'streaming';
@@ -28,6 +30,8 @@ export class ChatSession {
   /** A user message saved on this device but not yet in the database. */
   queued = $state<string | null>(null);
   #abort: AbortController | null = null;
+  /** The context build in flight, so Stop reaches it too (seed 004 "用户取消"). */
+  #buildId: string | null = null;
   #lastUser: Message | null = null;
 
   get busy(): boolean {
@@ -85,8 +89,9 @@ export class ChatSession {
     }
   }
 
-  /** Esc / the stop button: the reply so far is kept, marked as stopped. */
+  /** Esc / the stop button: while the context is built, the build is canceled; while streaming, the reply so far is kept, marked as stopped. */
   stop(): void {
+    if (this.phase === 'building' && this.#buildId) void connection.engine.call('context.cancel', { requestId: this.#buildId });
     this.#abort?.abort();
   }
 
@@ -121,16 +126,23 @@ export class ChatSession {
     const settings = await modelSettings.ready();
     const provider = createProvider(settings);
     this.phase = 'building';
+    const requestId = crypto.randomUUID();
+    this.#buildId = requestId;
     const ctx = await connection.engine.call('context.build', {
+      requestId,
       kind: 'chat',
       sessionId,
       message: user.content,
       excludeMessageId: user.id,
       locale: i18n.locale,
       tokenRatio: settings.tokenRatio,
+      // Per model (004): the layers are cut to fit this model's context window, with room for the reply.
+      budgets: budgetsForWindow(settings.contextWindow),
     });
+    this.#buildId = null;
     if (!ctx.ok) {
-      this.fail(ctx.error);
+      // Stopped while building: the message stays, there is simply no reply (and nothing to report).
+      if (ctx.error.code !== 'CANCELED') this.fail(ctx.error);
       return;
     }
     const run = ctx.data;
@@ -160,7 +172,9 @@ export class ChatSession {
       await connection.engine.call('run.complete', { runId: run.runId, status: code === 'CANCELED' ? 'canceled' : code === 'TIMEOUT' ? 'timeout' : 'failed' });
       if (code !== 'CANCELED') {
         const message = err instanceof Error ? err.message : '';
-        this.error = t('chat:errors.reply', { message: errorText({ code, message }) });
+        // A model failure's reason (server down, CORS, unknown model…) picks its translated advice.
+        const details = err instanceof EngineError ? err.details : undefined;
+        this.error = t('chat:errors.reply', { message: errorText({ code, message, details }) });
       }
     } finally {
       this.#abort = null;
@@ -218,13 +232,22 @@ export class ChatSession {
     return res.data.message;
   }
 
-  /** Off the UI thread: extraction (model or rules) and summary upkeep; shows "Remembered: …" with undo. */
+  /**
+   * Off the UI thread: extraction (model or rules) and summary upkeep; shows "Remembered: …" with undo,
+   * what changed in the profile (with its own undo), and how many of the model's suggestions were unusable.
+   */
   private remember(input: { sessionId: string; userMessageId: number; assistantMessageId?: number }): void {
     const jobs = connection.jobsApi;
     if (!jobs) return;
+    const tellProfile = (effect: Parameters<typeof profileChangeNotice>[0]) => {
+      const notice = profileChangeNotice(effect, { engine: connection.engine, push: (n) => notices.push(n) });
+      if (notice) notices.push(notice, 10_000);
+    };
     void jobs
       .afterReply(input, $state.snapshot(modelSettings.current))
       .then((result) => {
+        if (result.invalid > 0) notices.push({ kind: 'info', text: t('chat:extractionInvalid', { count: result.invalid }) });
+        tellProfile(result.profile);
         for (const item of result.remembered) {
           const id = item.memoryId;
           notices.push(
@@ -237,7 +260,9 @@ export class ChatSession {
                       label: t('common:actions.undo'),
                       run: async () => {
                         const undone = await connection.engine.call('memory.undo', { id });
-                        if (undone.ok) notices.push({ kind: 'info', text: t('chat:rememberedUndone') });
+                        if (!undone.ok) return;
+                        notices.push({ kind: 'info', text: t('chat:rememberedUndone') });
+                        tellProfile(undone.data);
                       },
                     },
                   }

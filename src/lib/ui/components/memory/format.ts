@@ -69,6 +69,11 @@ const REASONS = {
   superseded: 'superseded',
   retracted: 'retracted',
   import: 'import',
+  'memory-delete': 'memoryDelete',
+  'memory-undo': 'memoryUndo',
+  'memory-restore': 'memoryRestore',
+  'memory-edit': 'memoryEdit',
+  'memory-clear': 'memoryClear',
 } as const;
 
 export type ReasonKey = (typeof REASONS)[keyof typeof REASONS];

@@ -41,7 +41,7 @@ describe('the Memories tab against a real engine', () => {
     expect(s.detail?.history[0]).toMatchObject({ action: 'restore', reason: 'undo' });
 
     // Delete: permanent; the panel closes and the list is empty.
-    expect(await s.remove(id)).toBe(true);
+    expect(await s.remove(id)).toMatchObject({ deleted: true, id });
     expect(s.selectedId).toBeNull();
     expect(s.detail).toBeNull();
     expect(s.items).toEqual([]);
@@ -146,7 +146,7 @@ describe('the Memories tab against a real engine', () => {
     await s.create({ content: 'two', category: 'fact', tagsText: '' });
     expectOk(await engine.call('profile.update', { content: 'Name: Lin' }));
     expect(await s.countAll()).toBe(2);
-    expect(await s.clear(true)).toEqual({ memoriesDeleted: 2, historyDeleted: 2, profileVersionsDeleted: 1 });
+    expect(await s.clear(true)).toMatchObject({ memoriesDeleted: 2, historyDeleted: 2, profileVersionsDeleted: 1 });
     expect(s.total).toBe(0);
     expect(s.selectedId).toBeNull();
     expect(expectOk(await engine.call('profile.get', {})).content).toBe('');

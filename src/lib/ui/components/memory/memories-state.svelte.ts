@@ -1,5 +1,5 @@
 import type { MemoryRecord } from '../../../domain/memory';
-import type { ClearReport, MemoryDetail, RetrievalResult, UndoResult } from '../../../engine/memory/types';
+import type { ClearReport, DeleteResult, MemoryDetail, RetrievalResult, UndoResult } from '../../../engine/memory/types';
 import { buildCreateInput, buildUpdateInput, changesSomething, type AddDraft, type EditDraft } from './drafts';
 import { buildListInput, clampPage, EMPTY_FILTERS, hasFilters, pageCount, pageRange, type MemoryFilters } from './list-input';
 import { dataOr, failedOutcome, type SaveOutcome, type StateDeps } from './state-deps';
@@ -39,6 +39,11 @@ export class MemoriesState {
 
   constructor(deps: StateDeps) {
     this.#deps = deps;
+  }
+
+  /** The engine this page talks to (a profile-change notice's Undo calls it). */
+  get engine(): ReturnType<StateDeps['engine']> {
+    return this.#deps.engine();
   }
 
   get range(): { from: number; to: number; total: number } {
@@ -150,16 +155,19 @@ export class MemoriesState {
     return outcome;
   }
 
-  /** Seed 001 "User delete specific memory": permanent, with its history. */
-  async remove(id: string): Promise<boolean> {
+  /**
+   * Seed 001 "User delete specific memory": permanent, with its history and the profile line it wrote
+   * (the result says what changed in the profile). Null when it failed or was already gone.
+   */
+  async remove(id: string): Promise<DeleteResult | null> {
     const res = await this.#deps.engine().call('memory.delete', { id });
     if (!res.ok && res.error.code !== 'NOT_FOUND') {
       this.#deps.onError(res.error, 'memory.delete');
-      return false;
+      return null;
     }
     if (this.selectedId === id) await this.select(null);
     await this.load();
-    return res.ok;
+    return res.ok ? res.data : null;
   }
 
   /** Takes back the memory's last change; undoing its creation deletes it (and closes the panel). */

@@ -1,3 +1,4 @@
+import { budgetsForWindow } from '../../../domain/context/window-budgets';
 import { EngineError } from '../../../domain/errors';
 import type { ModelProvider } from '../../../domain/llm/types';
 import type { ContextBuildResult, SkillInfo } from '../../../engine/context/types';
@@ -59,6 +60,8 @@ export class SkillRunner {
   #editor: EditorState;
   #projectId: () => string | null;
   #abort: AbortController | null = null;
+  /** The context build in flight, so Stop reaches it too (seed 004 "用户取消"). */
+  #buildId: string | null = null;
 
   constructor(deps: WriteDeps, host: { editor: EditorState; projectId: () => string | null }) {
     this.#deps = deps;
@@ -96,7 +99,10 @@ export class SkillRunner {
     this.phase = 'building';
     const settings = await this.#deps.settings();
     const projectId = this.#projectId();
+    const requestId = crypto.randomUUID();
+    this.#buildId = requestId;
     const built = await this.#deps.engine.call('context.build', {
+      requestId,
       kind: 'skill',
       skillId: skill.id,
       documentId,
@@ -105,7 +111,10 @@ export class SkillRunner {
       selection: selectionForContext(sel),
       locale: this.#deps.locale(),
       tokenRatio: settings.tokenRatio,
+      // Per model (004): the layers are cut to fit this model's context window, with room for the reply.
+      budgets: budgetsForWindow(settings.contextWindow),
     });
+    this.#buildId = null;
     if (!built.ok) {
       this.phase = 'idle';
       if (built.error.code !== 'CANCELED') this.error = built.error;
@@ -123,8 +132,9 @@ export class SkillRunner {
     await this.#generate({ provider, built: built.data, skill, sel });
   }
 
-  /** The Stop button: the run ends as canceled and nothing is shown. */
+  /** The Stop button: a build in progress is canceled (no run is stored); a stream ends as canceled; nothing is shown. */
   stop(): void {
+    if (this.phase === 'building' && this.#buildId) void this.#deps.engine.call('context.cancel', { requestId: this.#buildId });
     this.#abort?.abort();
   }
 

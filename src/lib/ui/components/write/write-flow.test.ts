@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { LAYER_IDS } from '../../../domain/context';
+import { budgetsForWindow, LAYER_IDS, replyReserve } from '../../../domain/context';
 import { EngineError } from '../../../domain/errors';
+import { memoryProjectFileStore, type ProjectFileStore } from '../../../engine/files/project-file-store';
 import { createTestEngine, expectOk } from '../../../engine/testing';
 import { InspectState } from '../inspect/inspect-state.svelte';
 import { scriptedProvider, testWriteDeps } from './testing';
@@ -111,6 +112,23 @@ describe('Write page against a real engine', () => {
     expect(events.map((e) => e.action)).toEqual(['reject', 'accept']);
   });
 
+  it('the run is cut to the model’s context window (a 4k model: every layer within its share, room left for the reply)', async () => {
+    const t = await createTestEngine();
+    const { deps } = testWriteDeps({ engine: t.engine, now: () => t.clock.now(), settings: { contextWindow: 4096 } });
+    const w = new WriteState(deps);
+    await w.start();
+    await w.createProject('Novel');
+    await w.createDocument('Chapter 1');
+    const long = `${CHAPTER}\n\n`.repeat(60);
+    w.editor.input(long);
+    await w.editor.flush();
+    await w.runner.run({ skillId: 'continue', start: long.length - CHAPTER.length - 2, end: long.length - 2, defaultMessage: 'Continue.' });
+    const run = expectOk(await t.engine.call('run.get', { runId: w.runner.noModelRunId! }));
+    const budgets = budgetsForWindow(4096);
+    expect(Object.fromEntries(run.layers.map((l) => [l.id, l.budget]))).toEqual(budgets);
+    expect(run.totalTokens + replyReserve(4096)).toBeLessThanOrEqual(4096);
+  });
+
   it('Stop cancels the run silently', async () => {
     const { w, engine, start, end } = await withChapter(scriptedProvider({ reply: () => '很长的一段回答'.repeat(20), pauseMs: 5 }));
     const running = w.runner.run({ skillId: 'polish', start, end, defaultMessage: 'Polish.' });
@@ -121,6 +139,29 @@ describe('Write page against a real engine', () => {
     expect(w.runner.error).toBeNull();
     expect(w.runner.result).toBeNull();
     expect(expectOk(await engine.call('run.get', { runId: w.runner.lastRunId! })).status).toBe('canceled');
+  });
+
+  it('Stop while the context is still being built cancels the build: no run is stored, nothing is shown (004)', async () => {
+    // The style guide never finishes loading, so the build waits on L3 (its deadline is far away).
+    const base = memoryProjectFileStore();
+    const files: ProjectFileStore = { ...base, read: (projectId, path) => (path.startsWith('.engram/style/') ? new Promise<string | null>(() => {}) : base.read(projectId, path)) };
+    const t = await createTestEngine({ files, context: { sourceTimeoutMs: 60_000 } });
+    const { deps } = testWriteDeps({ engine: t.engine, now: () => t.clock.now(), provider: scriptedProvider({ reply: () => '不该出现' }) });
+    const w = new WriteState(deps);
+    await w.start();
+    await w.createProject('Novel');
+    await w.createDocument('Chapter 1');
+    expectOk(await t.engine.call('projectFile.write', { projectId: w.projects.project!.id, path: '.engram/style/guide.md', content: '少用形容词。' }));
+    w.editor.input(CHAPTER);
+    await w.editor.flush();
+    const start = CHAPTER.indexOf(SELECTED);
+    const running = w.runner.run({ skillId: 'polish', start, end: start + SELECTED.length, defaultMessage: 'Polish.' });
+    await vi.waitFor(() => expect(w.runner.phase).toBe('building'));
+    await new Promise((r) => setTimeout(r, 20));
+    w.runner.stop();
+    await running;
+    expect(w.runner).toMatchObject({ phase: 'idle', error: null, result: null, streamed: '' });
+    expect(expectOk(await t.engine.call('run.list', { limit: 10 }))).toEqual([]);
   });
 
   it.each([

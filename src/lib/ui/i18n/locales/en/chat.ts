@@ -46,6 +46,7 @@ export const chat = {
   },
   remembered: 'Remembered: {{content}}',
   rememberedUndone: 'Forgotten again.',
+  extractionInvalid: 'The model suggested {{count}} memories Engram could not use (malformed, or not in your own words); they were not stored.',
   empty: {
     title: 'Start a conversation',
     body: 'Everything you write stays on this device. Engram remembers your preferences and facts you state, and recalls earlier conversations when they matter.',

@@ -45,7 +45,15 @@ export const common = {
     MIGRATION_FAILED: 'Engram could not upgrade your database: {{message}}',
     UNSUPPORTED_VERSION: '{{message}}',
     INTERNAL: 'Engram hit an internal error. Your data is unchanged. {{message}}',
+    reasons: {
+      busy: 'Another Engram window (or one that is closing) still holds your database. Engram keeps trying; what you write meanwhile is kept on this device.',
+      'no-leader': 'No Engram window could open the database in time. Engram keeps trying; reload if this stays.',
+    },
     queued: 'Saved on this device; it will be written to the database as soon as it is available.',
+  },
+  outbox: {
+    refused: 'Some changes could not be saved ({{count}}). Nothing was thrown away.',
+    review: 'Review them',
   },
   actions: {
     save: 'Save',

@@ -149,6 +149,17 @@ export const settings = {
     outbox: 'Writes waiting for the database',
     notReady: 'The database is not open yet.',
   },
+  outbox: {
+    heading: 'Changes that could not be saved ({{count}})',
+    help: 'Written while the database was out of reach, then refused when it came back. Retry them, copy their text, or discard them.',
+    discard: 'Discard',
+    discardConfirm: 'Discard this change for good?',
+    retried: 'Saved.',
+    methods: {
+      'message.append': 'A message in a conversation',
+      other: 'A change',
+    },
+  },
   maintenance: {
     intro: 'Engram tidies its database while you are idle: it optimizes, merges the search index and checks integrity.',
     run: 'Run maintenance now',

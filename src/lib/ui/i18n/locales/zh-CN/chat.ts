@@ -49,6 +49,7 @@ export const chat: Messages<typeof en> = {
   },
   remembered: '已记住：{{content}}',
   rememberedUndone: '已撤销这条记忆。',
+  extractionInvalid: '模型建议的 {{count}} 条记忆无法使用（格式不对，或不是你自己说的话），没有保存。',
   empty: {
     title: '开始对话',
     body: '你写下的一切都只留在本设备上。Engram 会记住你说过的偏好和事实，并在需要时回想起之前的对话。',

@@ -47,7 +47,15 @@ export const common: Messages<typeof en> = {
     MIGRATION_FAILED: 'Engram 无法升级你的数据库：{{message}}',
     UNSUPPORTED_VERSION: '{{message}}',
     INTERNAL: 'Engram 内部出错。你的数据没有变化。{{message}}',
+    reasons: {
+      busy: '另一个 Engram 窗口（或正在关闭的窗口）仍占用着你的数据库。Engram 会持续重试；在此期间你写下的内容会先保存在本设备上。',
+      'no-leader': '没有 Engram 窗口能及时打开数据库。Engram 会持续重试；如果一直如此，请重新加载。',
+    },
     queued: '已保存在本设备上，数据库可用后会立即写入。',
+  },
+  outbox: {
+    refused: '有些更改未能保存（{{count}}）。没有任何内容被丢弃。',
+    review: '查看',
   },
   actions: {
     save: '保存',

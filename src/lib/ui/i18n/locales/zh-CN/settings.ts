@@ -135,6 +135,17 @@ export const settings: Messages<typeof en> = {
     outbox: '等待写入数据库的操作',
     notReady: '数据库尚未打开。',
   },
+  outbox: {
+    heading: '未能保存的更改（{{count}}）',
+    help: '这些更改是在数据库不可用时写下的，数据库恢复后被拒绝。你可以重试、复制其文字，或丢弃。',
+    discard: '丢弃',
+    discardConfirm: '永久丢弃这条更改？',
+    retried: '已保存。',
+    methods: {
+      'message.append': '对话中的一条消息',
+      other: '一项更改',
+    },
+  },
   maintenance: {
     intro: 'Engram 会在你空闲时整理数据库：优化、合并搜索索引并检查完整性。',
     run: '立即维护',
