@@ -1,4 +1,5 @@
 import { dueSummaryBlocks, summarizeTurns } from '../../domain/conversation/summarize';
+import { EngineError } from '../../domain/errors';
 import type { Summary } from '../../domain/conversation/types';
 import type { EngineEnv } from '../env';
 import type { MessageRepo } from '../store/message-repo';
@@ -71,6 +72,8 @@ export function createRollingSummaries(deps: { env: Pick<EngineEnv, 'driver'>; m
     roll,
     /** One conversation's due blocks, or (no id) those of the conversations that have any. */
     rollDue(sessionId?: string): { created: number[]; sessions: number } {
+      if (sessionId && !driver.get('SELECT 1 FROM sessions WHERE id = ?', [sessionId]))
+        throw new EngineError('NOT_FOUND', 'No conversation with that `sessionId`.', { field: 'sessionId' });
       const ids = sessionId ? [sessionId] : dueSessions(SESSIONS_PER_PASS);
       return { created: ids.flatMap(roll), sessions: ids.length };
     },

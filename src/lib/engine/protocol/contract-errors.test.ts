@@ -59,6 +59,7 @@ const paths: Record<Method, Paths> = {
     { sessionId: c.filled.sessionIds[0], fromTurn: 3, toTurn: 1 },
     { sessionId: c.filled.sessionIds[0], fromTurn: 50, toTurn: 60 },
   ],
+  'summary.roll': () => [{ sessionId: MISSING }, { unexpected: true }],
   'summary.replace': () => [{ id: 999_999, summary: 'x', keySymbols: [], keyDecisions: [] }],
   'summary.turns': () => [{ id: 999_999 }],
   'summary.pending': strict,

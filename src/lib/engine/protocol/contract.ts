@@ -150,6 +150,7 @@ export const contract = {
    *  conversations that have any (the jobs worker's periodic pass). */
   'summary.roll': call<{ created: number[]; sessions: number }>()({
     input: z.strictObject({ sessionId: id.optional() }),
+    errors: ['NOT_FOUND'],
     write: true,
   }),
   /** A model's better summary of a block that has an extractive one. */
