@@ -74,6 +74,8 @@ export async function runLocomo(dataPath: string, opts: RunOptions = {}): Promis
         diaOf.set(stored.turnId, turn.dia_id);
         docs.push({ id: turn.dia_id, text: turn.text });
       }
+      // The app's jobs worker makes a conversation's due rolling summaries soon after its turns are stored.
+      await engine.call('summary.roll', { sessionId });
     }
     timings.set('engram.store', (timings.get('engram.store') ?? 0) + performance.now() - t0);
     // The questions come after the last session.

@@ -93,6 +93,8 @@ export async function runLongMemEval(dataPath: string, opts: { limit?: number } 
         unitOf.set(stored.turnId, turnUnit(session.id, i));
         docs.push({ id: turnUnit(session.id, i), text: m.content });
       }
+      // The app's jobs worker makes a conversation's due rolling summaries soon after its turns are stored.
+      await engine.call('summary.roll', { sessionId });
     }
     timings.set('engram.store', (timings.get('engram.store') ?? 0) + performance.now() - t0);
     engine.clock.set(parseLongMemEvalDate(q.question_date));
