@@ -31,10 +31,10 @@ export function createBetterSqlite3Driver(db: BetterSqlite3.Database): SqlDriver
         // A statement with RETURNING: drain it, then ask SQLite what it changed.
         stmt.all(...args(params));
         const { c } = statement('SELECT changes() AS c').get() as { c: number };
-        return { changes: c, lastInsertRowid: 0 };
+        return { changes: c };
       }
       const res = stmt.run(...args(params));
-      return { changes: res.changes, lastInsertRowid: Number(res.lastInsertRowid) };
+      return { changes: res.changes };
     },
     all<T = Row>(sql: string, params?: SqlParams): T[] {
       return statement(sql).all(...args(params)) as T[];

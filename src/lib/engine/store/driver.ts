@@ -9,9 +9,9 @@ export type SqlParam = SqlValue | boolean | undefined;
 export type SqlParams = readonly SqlParam[] | Readonly<Record<string, SqlParam>>;
 export type Row = Record<string, SqlValue>;
 
+/** What a statement changed. (New ids come back through RETURNING, never last_insert_rowid.) */
 export interface RunResult {
   changes: number;
-  lastInsertRowid: number;
 }
 
 export interface SqlDriver {

@@ -67,10 +67,7 @@ export function createSqliteWasmDriver(db: Database): SqlDriver {
           /* drain RETURNING rows, if any */
         }
       });
-      return {
-        changes: Number(db.changes()),
-        lastInsertRowid: Number(db.selectValue('SELECT last_insert_rowid()')),
-      };
+      return { changes: Number(db.changes()) };
     },
     all<T = Row>(sql: string, params?: SqlParams): T[] {
       return withStatement(sql, params, (stmt) => {
