@@ -18,6 +18,8 @@ export interface BrowserSizeReport {
   memoryRetrieveMs: number[];
   memoryListMs: number[];
   summaryMs: number[];
+  /** The rolling-summary pass over each conversation the UI fill wrote to (summary.roll). */
+  roll: { ms: number[]; created: number };
   workerHeap: WorkerHeap | null;
   sqliteMemory: SqliteMemory | null;
   pageHeapBefore: number | null;
@@ -73,6 +75,7 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
     if (boot.storage !== 'opfs') throw new Error(`the DB worker is not on OPFS (storage: ${boot.storage})`);
     opts.log(`  appending turns ${opts.from}–${opts.size} through Comlink`);
     const fill = await call(page, 'fillTurns', { seed: opts.seed, from: opts.from, to: opts.size, open: opts.open });
+    const roll = await call(page, 'rollSummaries', { sessionIds: fill.sessionIds });
     const status = await call(page, 'status');
     const sessionsListed = await call(page, 'sessionCount');
     opts.log(`  ${opts.memories} memories, ${opts.queries.length} recalls`);
@@ -114,6 +117,7 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
       memoryRetrieveMs,
       memoryListMs,
       summaryMs,
+      roll,
       workerHeap: heap,
       sqliteMemory: sqlite,
       pageHeapBefore,

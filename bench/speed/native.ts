@@ -64,15 +64,27 @@ export function openNative(opts: { path: string; seed: number; total: number }):
   let sessions = 0;
   let open: OpenSession | null = null;
 
-  async function append(): Promise<void> {
+  let pending: CorpusTurn | null = null;
+  /** The next turn; a new conversation is opened (and the finished one's summaries made) before it is timed. */
+  async function prepare(): Promise<CorpusTurn> {
+    if (pending) return pending;
     const next = turns.next();
     if (next.done) throw new Error('the corpus ran out of turns');
     const turn = next.value;
     if (open?.no !== turn.session) {
+      // The app's jobs worker makes a conversation's due rolling summaries soon after its turns (summary.roll).
+      if (open) await must('summary.roll', { sessionId: open.id });
       open = { no: turn.session, id: (await must('session.create', {})).id };
       sessions++;
     }
-    await must('message.append', { sessionId: open.id, role: turn.role, content: turn.content });
+    pending = turn;
+    return turn;
+  }
+
+  async function append(): Promise<void> {
+    const turn = await prepare();
+    await must('message.append', { sessionId: (open as OpenSession).id, role: turn.role, content: turn.content });
+    pending = null;
     stored++;
   }
 
@@ -88,6 +100,7 @@ export function openNative(opts: { path: string; seed: number; total: number }):
       db.pragma('synchronous = FULL');
       const out: number[] = [];
       while (stored < upTo) {
+        await prepare();
         const t0 = performance.now();
         await append();
         out.push(performance.now() - t0);

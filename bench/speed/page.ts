@@ -83,6 +83,8 @@ const setState = (text: string) => {
 export interface FillReport {
   turns: number;
   sessions: number;
+  /** The conversations the fill wrote to (the prefill's last one included), for the summary pass. */
+  sessionIds: string[];
   /** Every message.append round trip, in order. */
   storeMs: number[];
   sessionCreateMs: number[];
@@ -104,6 +106,7 @@ async function fillTurns(opts: { seed: number; from: number; to: number; open: {
   let current = opts.open?.no ?? -1;
   let sessionId = opts.open?.id ?? '';
   let sessions = 0;
+  const sessionIds = opts.open ? [opts.open.id] : [];
   let index = 0;
   for (const turn of generateTurns({ seed: opts.seed, count: opts.to })) {
     if (index++ < opts.from) continue;
@@ -111,6 +114,7 @@ async function fillTurns(opts: { seed: number; from: number; to: number; open: {
       const s = await timed('session.create', {});
       sessionCreateMs.push(s.ms);
       sessionId = s.data.id;
+      sessionIds.push(sessionId);
       current = turn.session;
       sessions++;
     }
@@ -123,7 +127,22 @@ async function fillTurns(opts: { seed: number; from: number; to: number; open: {
       console.log(`[bench] stored ${storeMs.length}/${opts.to - opts.from}`);
     }
   }
-  return { turns: storeMs.length, sessions, storeMs, sessionCreateMs, textBytes, wallMs: performance.now() - t0 };
+  return { turns: storeMs.length, sessions, sessionIds, storeMs, sessionCreateMs, textBytes, wallMs: performance.now() - t0 };
+}
+
+/**
+ * The jobs worker's rolling-summary pass (summary.roll), one conversation at a time, as it follows the turns:
+ * storing a turn never summarises, so this is the rest of 002 REQ-LTM-002's cost. Each round trip timed.
+ */
+async function rollSummaries(opts: { sessionIds: string[] }): Promise<{ ms: number[]; created: number }> {
+  const ms: number[] = [];
+  let created = 0;
+  for (const sessionId of opts.sessionIds) {
+    const { ms: t, data } = await timed('summary.roll', { sessionId });
+    ms.push(t);
+    created += data.created.length;
+  }
+  return { ms, created };
 }
 
 async function storeMemories(opts: { seed: number; count: number }): Promise<number[]> {
@@ -175,6 +194,7 @@ const api = {
   status: () => must('system.status', {}),
   sessionCount: async () => (await must('session.list', { limit: 1 })).total,
   fillTurns,
+  rollSummaries,
   storeMemories,
   recallAll,
   retrieveMemories,

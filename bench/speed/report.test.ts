@@ -18,6 +18,7 @@ function size(turns: number, o: { store?: number; recall?: number; symbol?: numb
     memory_retrieve_ms: lat(2),
     memory_list_ms: lat(1),
     summary_10_ms: lat(10),
+    summary_roll_ms: { ...lat(4), created: 3 },
     cold_start_ms: { runs: [500], median: 500 },
     storage: { db_bytes: dbBytes, text_bytes: 0, bytes_per_turn: o.bytes ?? 900, text_bytes_per_turn: o.text ?? 200, overhead_bytes_per_turn: (o.bytes ?? 900) - (o.text ?? 200) },
     worker_heap: { js_heap_used: null, js_heap_total: null, wasm_memory: null, sqlite_memory_used: null, sqlite_memory_highwater: null },

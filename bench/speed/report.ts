@@ -16,6 +16,8 @@ export interface SpeedSize {
   memory_retrieve_ms: LatencySummary;
   memory_list_ms: LatencySummary;
   summary_10_ms: LatencySummary;
+  /** summary.roll for one conversation after its turns (the jobs worker's pass); `created` summaries in all. */
+  summary_roll_ms: LatencySummary & { created: number };
   cold_start_ms: { runs: number[]; median: number };
   storage: { db_bytes: number; text_bytes: number; bytes_per_turn: number; text_bytes_per_turn: number; overhead_bytes_per_turn: number };
   worker_heap: { js_heap_used: number | null; js_heap_total: number | null; wasm_memory: number | null; sqlite_memory_used: number | null; sqlite_memory_highwater: number | null };
@@ -63,6 +65,7 @@ export function sizeReport(opts: {
     memory_retrieve_ms: lat(b.memoryRetrieveMs),
     memory_list_ms: lat(b.memoryListMs),
     summary_10_ms: lat(b.summaryMs),
+    summary_roll_ms: { ...lat(b.roll.ms), created: b.roll.created },
     cold_start_ms: { runs: b.coldStartMs.map((v) => round(v, 1)), median: round(median(b.coldStartMs), 1) },
     storage: {
       db_bytes: b.dbBytes,
@@ -142,6 +145,9 @@ export function speedTables(res: SpeedResult, format: 'text' | 'markdown'): stri
     row('memory.retrieve p50/p95 ms', (s) => `${s.memory_retrieve_ms.p50.toFixed(2)} / ${s.memory_retrieve_ms.p95.toFixed(2)}`),
     row('memory.list p50/p95 ms', (s) => `${s.memory_list_ms.p50.toFixed(2)} / ${s.memory_list_ms.p95.toFixed(2)}`),
     row('summary of 10 turns p95 ms', (s) => s.summary_10_ms.p95.toFixed(2)),
+    row('background summary pass, one conversation p50/p95 ms (summaries)', (s) =>
+      s.summary_roll_ms ? `${s.summary_roll_ms.p50.toFixed(2)} / ${s.summary_roll_ms.p95.toFixed(2)} (${s.summary_roll_ms.created})` : null,
+    ),
     row('cold start → first recall ms (median)', (s) => s.cold_start_ms.median.toFixed(0)),
     row('DB on disk', (s) => mb(s.storage.db_bytes)),
     row('bytes per turn (text + rest)', (s) => `${s.storage.bytes_per_turn} (${s.storage.text_bytes_per_turn} + ${s.storage.overhead_bytes_per_turn})`),
