@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_IMPORT_BYTES } from '../../src/lib/domain/backup';
+import { ENGRAM_EXPORT_VERSION, MAX_IMPORT_BYTES } from '../../src/lib/domain/backup';
 import { DAY_MS } from '../../src/lib/domain/clock';
 import { fillEveryTable } from '../../src/lib/engine/backup/test-fill';
 import {
@@ -47,11 +47,25 @@ describe('issue 6: round trip', () => {
   it('imports an export of the previous format version (v0), migrating it', async () => {
     const t = await createBackupTestEngine();
     const { preview } = await importText(t.engine, v0Fixture(), 'merge');
-    expect(preview.file).toMatchObject({ version: 1, migratedFrom: 0 });
+    expect(preview.file).toMatchObject({ version: ENGRAM_EXPORT_VERSION, migratedFrom: 0 });
     expect(expectOk(await t.engine.call('memory.get', { id: 'm-legacy-1' })).history).toHaveLength(1);
     expect(expectOk(await t.engine.call('profile.get', {})).content).toBe('偏好简洁的中文回答。');
     expect(expectOk(await t.engine.call('settings.get', {}))['memory.rag_top_n']).toBe(8);
     expect(expectOk(await t.engine.call('search.messages', { query: 'Python' })).total).toBe(1);
+  });
+
+  it('imports a version-1 export (symbol entries with a context excerpt): the symbols are found again', async () => {
+    const { text } = await filledEngine('a');
+    const v1 = JSON.parse(text) as { version: number; tables: { symbol_index: Record<string, unknown>[]; messages: { id: number; content: string }[] } };
+    expect(v1.tables.symbol_index.length).toBeGreaterThan(0);
+    v1.version = 1;
+    v1.tables.symbol_index = v1.tables.symbol_index.map((row) => ({ ...row, context: 'words around it' }));
+    const t = await createBackupTestEngine({ idPrefix: 'b' });
+    const { preview } = await importText(t.engine, JSON.stringify(v1), 'merge');
+    expect(preview.file).toMatchObject({ version: ENGRAM_EXPORT_VERSION, migratedFrom: 1 });
+    const symbol = v1.tables.symbol_index[0]?.symbol as string;
+    const hits = expectOk(await t.engine.call('recall.search', { query: symbol, limit: 5 })).results;
+    expect(hits.some((h) => h.explain.matchedSymbols.some((s) => s.toLowerCase() === symbol.toLowerCase()))).toBe(true);
   });
 });
 
@@ -108,7 +122,7 @@ const hostile: { name: string; mutate: Mutation | string; code: string; field: s
     field: 'tables.settings[3].key',
   },
   { name: 'a project file escaping its folder', mutate: (f) => void (f.files[0].path = '.engram/../../secrets.txt'), code: 'INVALID_ARGUMENT', field: 'files[0].path' },
-  { name: 'a newer format version', mutate: (f) => ({ ...f, version: 2 }), code: 'UNSUPPORTED_VERSION', field: 'version' },
+  { name: 'a newer format version', mutate: (f) => ({ ...f, version: ENGRAM_EXPORT_VERSION + 1 }), code: 'UNSUPPORTED_VERSION', field: 'version' },
 ];
 
 describe('issue 6: hostile files end in a clear error and an unchanged database', () => {

@@ -14,7 +14,7 @@ import { TABLES, type TableName } from './tables';
  * keeps the version; anything else bumps ENGRAM_EXPORT_VERSION and adds a step to migrate-format.ts.
  */
 export const ENGRAM_EXPORT_FORMAT = 'engram-export';
-export const ENGRAM_EXPORT_VERSION = 1;
+export const ENGRAM_EXPORT_VERSION = 2;
 
 const id = z.string().min(1).max(100);
 

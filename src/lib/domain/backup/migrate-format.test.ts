@@ -30,6 +30,19 @@ describe('export format versions', () => {
     expect(file.tables.semantic_rules).toEqual([]);
   });
 
+  it('migrates a version-1 file: symbol entries lose their context excerpt and nothing else', () => {
+    const entry = { symbol: 'processPayment', turn_id: 3, relevance: 0.9 };
+    const { value, from } = migrateExportFile({
+      format: 'engram-export',
+      version: 1,
+      exportedAt: '2026-01-17T10:30:00.000Z',
+      tables: { symbol_index: [{ ...entry, context: 'processPayment 没有幂等键' }], messages: [] },
+    });
+    expect(from).toBe(1);
+    expect(value).toMatchObject({ version: ENGRAM_EXPORT_VERSION, tables: { symbol_index: [entry], messages: [] } });
+    expect((value.tables as { symbol_index: object[] }).symbol_index[0]).not.toHaveProperty('context');
+  });
+
   it('leaves a current file as it is', () => {
     const current = { format: 'engram-export', version: ENGRAM_EXPORT_VERSION, exportedAt: '2026-01-17T10:30:00.000Z', tables: {} };
     expect(migrateExportFile(current)).toEqual({ value: current, from: ENGRAM_EXPORT_VERSION });

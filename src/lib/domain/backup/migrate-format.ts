@@ -8,6 +8,7 @@ import { ENGRAM_EXPORT_FORMAT, ENGRAM_EXPORT_VERSION } from './format';
  *
  * Version 0 was the first draft of the format (the Engram 0.0 previews, schema 0003): no `app`, no
  * `scope` (always everything), no project `files`, and profile versions without `restores`.
+ * Version 1 kept a `context` excerpt in each symbol_index row (schema ≤ 0008); the turn's text holds it.
  */
 type Json = Record<string, unknown>;
 
@@ -28,6 +29,17 @@ const steps: Record<number, (file: Json) => Json> = {
       scope: { kind: 'all' },
       tables: tables.user_profile === undefined ? tables : { ...tables, user_profile: profile },
       files: [],
+    };
+  },
+  1: (file) => {
+    const tables = isObject(file.tables) ? file.tables : {};
+    const symbols = tables.symbol_index;
+    return {
+      ...file,
+      version: 2,
+      tables: Array.isArray(symbols)
+        ? { ...tables, symbol_index: symbols.map((row) => (isObject(row) ? Object.fromEntries(Object.entries(row).filter(([k]) => k !== 'context')) : row)) }
+        : tables,
     };
   },
 };

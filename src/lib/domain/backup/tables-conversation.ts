@@ -77,7 +77,6 @@ export const symbolIndex = defineTable({
     symbol: col.text(TEXT.name),
     turn_id: col.int(1),
     relevance: col.real(0, 1),
-    context: nullable(col.text(TEXT.summary)),
   },
   key: ['symbol', 'turn_id'],
   nocase: ['symbol'],

@@ -128,13 +128,23 @@ function inspect(copy: SqlDriver, live: SqlDriver, access: DbFileAccess, now: ()
   return { ok: problems.length === 0, problems: problems.slice(0, 20), schemaVersion, currentSchema, bytes: 0, counts };
 }
 
+/** inspect(), with any SQLite failure on the copy (a damaged page met after the integrity check) a refusal. */
+function inspectCopy(copy: SqlDriver, live: SqlDriver, access: DbFileAccess, now: () => number): DbFileCheck {
+  try {
+    return inspect(copy, live, access, now);
+  } catch (err) {
+    if (err instanceof EngineError) throw err;
+    throw invalid('the database is damaged beyond reading');
+  }
+}
+
 /** Checks a database file without changing anything (the confirmation step). */
 export async function checkDbFile(env: Pick<EngineEnv, 'driver' | 'clock'>, blob: Blob): Promise<DbFileCheck> {
   const access = dbFileAccess(env.driver);
   const bytes = await readBytes(blob);
   const copy = createSqliteWasmDriver(openCopy(access, bytes));
   try {
-    return { ...inspect(copy, env.driver, access, () => env.clock.now()), bytes: blob.size };
+    return { ...inspectCopy(copy, env.driver, access, () => env.clock.now()), bytes: blob.size };
   } finally {
     copy.close();
   }
@@ -147,7 +157,7 @@ export async function importDbFile(env: Pick<EngineEnv, 'driver' | 'clock' | 'lo
   const copyDb = openCopy(access, bytes);
   const copy = createSqliteWasmDriver(copyDb);
   try {
-    const check = { ...inspect(copy, env.driver, access, () => env.clock.now()), bytes: blob.size };
+    const check = { ...inspectCopy(copy, env.driver, access, () => env.clock.now()), bytes: blob.size };
     if (!check.ok) throw invalid(`the integrity check found ${check.problems.length} problem(s)`, { problems: check.problems });
     const livePageSize = env.driver.get<{ n: number }>('SELECT page_size AS n FROM pragma_page_size()')?.n ?? 0;
     if (copy.get<{ n: number }>('SELECT page_size AS n FROM pragma_page_size()')?.n !== livePageSize) copy.exec(`PRAGMA page_size = ${livePageSize}; VACUUM`);

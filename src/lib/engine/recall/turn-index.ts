@@ -1,6 +1,7 @@
 import type { TurnFacts } from '../../domain/recall/rank-turns';
 import type { TimeRange } from '../../domain/text/time-calendar';
 import type { SqlDriver } from '../store/driver';
+import { symbolsMatch } from '../store/symbol-tokens';
 
 /**
  * The reads turn recall makes, each one statement with a fixed SQL text (the driver caches prepared statements by
@@ -28,6 +29,8 @@ export interface SummaryBlock {
 }
 
 const ids = (list: Iterable<number>) => JSON.stringify([...list]);
+/** The newest turns naming a query symbol that are looked at (see symbolHits). */
+const SYMBOL_WINDOW = 500;
 
 export function createTurnIndex(driver: SqlDriver) {
   return {
@@ -119,14 +122,27 @@ export function createTurnIndex(driver: SqlDriver) {
         return [];
       }
     },
-    /** turn → (lower-cased symbol → relevance) for the query's symbols. */
+    /**
+     * turn → (lower-cased symbol → relevance) for the query's symbols: the newest turns that mention one (symbols_fts,
+     * at most SYMBOL_WINDOW of them, so a symbol named in thousands of turns costs no more than a rare one), then
+     * their symbol_index entries; the `limit` most relevant (newest first among equals).
+     */
     symbolHits(symbols: readonly string[], limit: number): Map<number, Map<string, number>> {
       const hits = new Map<number, Map<string, number>>();
-      if (symbols.length === 0) return hits;
-      const rows = driver.all<{ turn_id: number; symbol: string; relevance: number }>(
-        'SELECT turn_id, symbol, relevance FROM symbol_index WHERE symbol IN (SELECT value FROM json_each(?)) ORDER BY relevance DESC, turn_id DESC LIMIT ?',
-        [JSON.stringify(symbols), limit],
-      );
+      const match = symbolsMatch(symbols);
+      if (!match) return hits;
+      let rows: { turn_id: number; symbol: string; relevance: number }[];
+      try {
+        rows = driver.all(
+          `SELECT y.turn_id, y.symbol, y.relevance
+           FROM (SELECT rowid AS id FROM symbols_fts WHERE symbols_fts MATCH ? ORDER BY rowid DESC LIMIT ?) c
+           JOIN symbol_index y ON y.turn_id = c.id AND y.symbol IN (SELECT value FROM json_each(?))
+           ORDER BY y.relevance DESC, y.turn_id DESC LIMIT ?`,
+          [match, SYMBOL_WINDOW, JSON.stringify(symbols), limit],
+        );
+      } catch {
+        return hits;
+      }
       for (const r of rows) {
         const m = hits.get(r.turn_id) ?? new Map<string, number>();
         const key = r.symbol.toLowerCase();

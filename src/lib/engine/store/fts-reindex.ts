@@ -4,6 +4,7 @@ import { toSummary, type SummaryRow } from './conversation-rows';
 import type { SqlDriver } from './driver';
 import { MEMORY_FTS_INSERT, memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from './fts-columns';
 import { toMemory, type MemoryRow } from './memory-rows';
+import { rebuildSymbolLookup } from './symbol-lookup';
 
 /**
  * Rebuilds every full-text row from the rows it indexes (002 `memory_reindex`), with the same column
@@ -43,6 +44,7 @@ export function reindexFts(driver: SqlDriver): ReindexReport {
   const t0 = performance.now();
   // Contentless tables (content='') accept 'delete-all' to drop every row at once.
   for (const t of ['messages_fts', 'summaries_fts', 'memories_fts']) driver.run(`INSERT INTO ${t}(${t}) VALUES ('delete-all')`);
+  rebuildSymbolLookup(driver);
   const messages = eachPage<{ id: number; content: string }>({
     driver,
     sql: 'SELECT id, content FROM messages WHERE id > ? ORDER BY id LIMIT ?',

@@ -4,6 +4,7 @@ import { extractSymbols, type ExtractedSymbol } from '../../domain/text/symbols'
 import type { EngineEnv } from '../env';
 import { toMessage, type MessageRow } from './conversation-rows';
 import { messageFtsColumns } from './fts-columns';
+import { symbolsColumn } from './symbol-tokens';
 
 /**
  * Messages with their full-text and symbol indexes. The FTS row and the symbol rows are written in
@@ -22,13 +23,16 @@ export function createMessageRepo({ driver }: Pick<EngineEnv, 'driver'>) {
 
   function indexMessage(id: number, content: string, symbols: readonly ExtractedSymbol[]): void {
     driver.run('INSERT INTO messages_fts (rowid, body, extra) VALUES (?, ?, ?)', [id, ...messageFtsColumns({ content })]);
+    if (symbols.length === 0) return;
+    // 002 REQ-LTM-003: the turn's entries (adjacent in symbol_index) and its row of the symbol → turn lookup.
     for (const s of symbols) {
       driver.run(
-        `INSERT INTO symbol_index (symbol, turn_id, relevance, context) VALUES (?, ?, ?, ?)
+        `INSERT INTO symbol_index (turn_id, symbol, relevance) VALUES (?, ?, ?)
          ON CONFLICT DO UPDATE SET relevance = MAX(relevance, excluded.relevance)`,
-        [s.symbol, id, s.relevance, s.context],
+        [id, s.symbol, s.relevance],
       );
     }
+    driver.run('INSERT INTO symbols_fts (rowid, symbols) VALUES (?, ?)', [id, symbolsColumn(symbols.map((s) => s.symbol))]);
   }
 
   return {
@@ -91,6 +95,7 @@ export function createMessageRepo({ driver }: Pick<EngineEnv, 'driver'>) {
         const symbols = extractSymbols(patch.content);
         driver.run('UPDATE messages SET content = ?, symbols = ? WHERE id = ?', [patch.content, JSON.stringify(symbols.map((s) => s.symbol)), id]);
         driver.run('DELETE FROM messages_fts WHERE rowid = ?', [id]);
+        driver.run('DELETE FROM symbols_fts WHERE rowid = ?', [id]);
         driver.run('DELETE FROM symbol_index WHERE turn_id = ?', [id]);
         indexMessage(id, patch.content, symbols);
       }
