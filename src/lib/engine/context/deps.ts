@@ -12,6 +12,7 @@ import type { RunRepo } from '../store/run-repo';
 import type { SessionRepo } from '../store/session-repo';
 import type { SettingsRepo } from '../store/settings-repo';
 import type { SummaryRepo } from '../store/summary-repo';
+import type { RunToolMemories } from '../store/run-tool-memories';
 import type { TraceRepo } from '../store/trace-repo';
 import type { Compaction } from './compaction';
 import type { MemoryPort } from './memory-port';
@@ -35,6 +36,7 @@ export interface ContextDeps {
   documents: DocumentRepo;
   rules: RuleRepo;
   runs: RunRepo;
+  runToolMemories: RunToolMemories;
   traces: TraceRepo;
   feedback: FeedbackRepo;
   contextQuery: ContextQuery;

@@ -19,6 +19,7 @@ import type { MessageRepo } from '../store/message-repo';
 import { createProjectRepo } from '../store/project-repo';
 import { createRuleRepo } from '../store/rule-repo';
 import { createRunRepo } from '../store/run-repo';
+import { createRunToolMemories } from '../store/run-tool-memories';
 import type { SessionRepo } from '../store/session-repo';
 import type { SettingsRepo } from '../store/settings-repo';
 import type { SummaryRepo } from '../store/summary-repo';
@@ -56,6 +57,7 @@ export function createContextServices(base: {
     documents: createDocumentRepo(env),
     rules: createRuleRepo(env),
     runs: createRunRepo(env),
+    runToolMemories: createRunToolMemories(env),
     traces: createTraceRepo(env),
     feedback: createFeedbackRepo(env),
     contextQuery: createContextQuery(env),

@@ -1,14 +1,14 @@
 import { budgetsForWindow } from '../../../domain/context/window-budgets';
 import type { Message } from '../../../domain/conversation/types';
 import { EngineError, type IpcError } from '../../../domain/errors';
-import { createProvider, runWithTools } from '../../../domain/llm';
-import { createSearchMemoriesTool } from '../../../domain/llm/search-memories-tool';
+import { createProvider } from '../../../domain/llm';
 import type { ChatMessage, ModelProvider } from '../../../domain/llm/types';
 import { systemClock } from '../../../domain/clock';
 import { connection } from '../../app/connection.svelte';
 import { errorText, notices } from '../../app/handle-error.svelte';
 import { modelSettings } from '../../app/model-settings.svelte';
 import { profileChangeNotice } from '../memory/profile-notice';
+import { generateReply, type GeneratedReply } from './generate-reply';
 import { i18n, t } from '../../i18n/i18n.svelte';
 
 type Phase = 'idle' | 'saving' | 'building' | 'streaming';
@@ -158,11 +158,14 @@ export class ChatSession {
     this.#abort = abort;
     let text = '';
     try {
-      text = await this.generate(provider, run.messages, abort.signal, (delta) => {
+      const generated = await this.generate(provider, run, abort.signal, (delta) => {
         text += delta;
         this.draftReply = text;
       });
-      const saved = await this.saveReply({ sessionId, text, status: 'complete', memoryIds: run.memoryIds, runId: run.runId, model: settings.model });
+      text = generated.text;
+      // "Memory used" lists what L4 placed and what the model found with search_memories.
+      const memoryIds = [...run.memoryIds, ...generated.toolMemoryIds.filter((id) => !run.memoryIds.includes(id))];
+      const saved = await this.saveReply({ sessionId, text, status: 'complete', memoryIds, runId: run.runId, model: settings.model });
       await connection.engine.call('run.complete', { runId: run.runId, status: 'completed', ...(saved ? { messageId: saved.id } : {}) });
       this.remember({ sessionId, userMessageId: user.id, ...(saved ? { assistantMessageId: saved.id } : {}) });
     } catch (err) {
@@ -182,30 +185,9 @@ export class ChatSession {
     }
   }
 
-  /** Streams the reply; with agentic search on, the model may first call search_memories (000). */
-  private async generate(provider: ModelProvider, messages: ChatMessage[], signal: AbortSignal, onDelta: (d: string) => void): Promise<string> {
-    const engineSettings = await connection.engine.call('settings.get', {});
-    const agentic = engineSettings.ok && engineSettings.data['memory.enable_agentic_search'];
-    if (agentic) {
-      const tool = createSearchMemoriesTool({
-        clock: systemClock,
-        search: async (q) => {
-          const res = await connection.engine.call('memory.search', { keyword: q.keyword, fromMs: q.fromMs, toMs: q.toMs, limit: 10 });
-          if (!res.ok) throw new EngineError(res.error.code, res.error.message);
-          return res.data;
-        },
-      });
-      const { result } = await runWithTools({ provider, request: { messages, signal }, tools: { [tool.spec.name]: tool }, onDelta });
-      return result.text;
-    }
-    let text = '';
-    for await (const ev of provider.chatStream({ messages, signal })) {
-      if (ev.type === 'delta') {
-        text += ev.text;
-        onDelta(ev.text);
-      }
-    }
-    return text;
+  /** Streams the reply; with agentic search on, the model may first call search_memories (000, generate-reply.ts). */
+  private generate(provider: ModelProvider, run: { runId: string; messages: ChatMessage[] }, signal: AbortSignal, onDelta: (d: string) => void): Promise<GeneratedReply> {
+    return generateReply({ engine: connection.engine, provider, messages: run.messages, runId: run.runId, signal, clock: systemClock, onDelta });
   }
 
   private async saveReply(r: {
