@@ -1,6 +1,6 @@
 import { budgetsForWindow } from '../../../domain/context/window-budgets';
 import type { Message } from '../../../domain/conversation/types';
-import { EngineError, type IpcError } from '../../../domain/errors';
+import { EngineError, type IpcError, type IpcResponse } from '../../../domain/errors';
 import { createProvider } from '../../../domain/llm';
 import type { ChatMessage, ModelProvider } from '../../../domain/llm/types';
 import { systemClock } from '../../../domain/clock';
@@ -10,6 +10,7 @@ import { modelSettings } from '../../app/model-settings.svelte';
 import { profileChangeNotice } from '../memory/profile-notice';
 import { generateReply, type GeneratedReply } from './generate-reply';
 import { i18n, t } from '../../i18n/i18n.svelte';
+import { emptyWindow, loadEarlier, loadLater, newestPage, pageAround, reread, type ListPage, type MessageWindow } from './message-paging';
 
 type Phase = 'idle' | 'saving' | 'building' | 'streaming';
 
@@ -33,30 +34,86 @@ export class ChatSession {
   /** The context build in flight, so Stop reaches it too (seed 004 "用户取消"). */
   #buildId: string | null = null;
   #lastUser: Message | null = null;
+  /** The conversation is shown a window at a time (message-paging.ts): is there more before / after it? */
+  hasEarlier = $state(false);
+  hasLater = $state(false);
+  paging = $state(false);
+  #pageSeq = 0;
 
   get busy(): boolean {
     return this.phase !== 'idle';
   }
 
-  async open(sessionId: string | null): Promise<void> {
+  /** Opens a conversation on its newest page, or (from the recall page) on the page around `around`. */
+  async open(sessionId: string | null, opts: { around?: number } = {}): Promise<{ found: boolean }> {
     this.sessionId = sessionId;
     this.error = null;
     this.noModel = false;
     this.queued = null;
-    await this.reload();
+    this.#show(emptyWindow());
+    if (!sessionId || opts.around === undefined) {
+      await this.reload();
+      return { found: true };
+    }
+    const res = await this.#page(() => pageAround(this.#list(sessionId), opts.around as number));
+    return { found: !res || res.found };
   }
 
+  /** The shown stretch again (after a write anywhere); new messages join at the newest end. */
   async reload(): Promise<void> {
-    if (!this.sessionId) {
-      this.messages = [];
-      return;
+    const sessionId = this.sessionId;
+    if (!sessionId) return this.#show(emptyWindow());
+    await this.#page(() => reread(this.#list(sessionId), this.#window()));
+  }
+
+  async loadEarlier(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (sessionId && this.hasEarlier) await this.#page(() => loadEarlier(this.#list(sessionId), this.#window()));
+  }
+
+  async loadLater(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (sessionId && this.hasLater) await this.#page(() => loadLater(this.#list(sessionId), this.#window()));
+  }
+
+  /** Back to the newest messages (after jumping to an old one). */
+  async showLatest(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (sessionId) await this.#page(() => newestPage(this.#list(sessionId)));
+  }
+
+  #list(sessionId: string): ListPage {
+    return (q) => connection.engine.call('message.list', { sessionId, ...q });
+  }
+
+  #window(): MessageWindow {
+    return { messages: this.messages, hasEarlier: this.hasEarlier, hasLater: this.hasLater };
+  }
+
+  #show(w: MessageWindow): void {
+    this.messages = w.messages;
+    this.hasEarlier = w.hasEarlier;
+    this.hasLater = w.hasLater;
+  }
+
+  /** Reads a page; only the newest read for the still-open conversation is shown. */
+  async #page<W extends MessageWindow>(read: () => Promise<IpcResponse<W>>): Promise<W | null> {
+    const seq = ++this.#pageSeq;
+    const sessionId = this.sessionId;
+    this.paging = true;
+    const res = await read();
+    if (seq !== this.#pageSeq) return null;
+    this.paging = false;
+    if (sessionId !== this.sessionId) return null;
+    if (res.ok) {
+      this.#show(res.data);
+      return res.data;
     }
-    const res = await connection.engine.call('message.list', { sessionId: this.sessionId, limit: 500 });
-    if (res.ok) this.messages = res.data;
-    else if (res.error.code === 'NOT_FOUND') {
+    if (res.error.code === 'NOT_FOUND') {
       this.sessionId = null;
-      this.messages = [];
+      this.#show(emptyWindow());
     }
+    return null;
   }
 
   /** Sends a message; creates the conversation on the first one. Returns false when nothing was sent. */
@@ -81,7 +138,9 @@ export class ChatSession {
         return this.fail(stored.error);
       }
       this.#lastUser = stored.data.message;
-      this.messages = [...this.messages, stored.data.message];
+      // Looking at an older stretch: the conversation's end (with this message) comes into view.
+      if (this.hasLater) await this.showLatest();
+      else this.messages = [...this.messages, stored.data.message];
       await this.reply(stored.data.message);
       return true;
     } finally {

@@ -39,6 +39,12 @@ export const chat = {
     streaming: 'Writing…',
     queued: 'Saved on this device; waiting for the database.',
   },
+  history: {
+    earlier: 'Load earlier messages',
+    later: 'Load later messages',
+    latest: 'Jump to the latest',
+    missing: 'That message is no longer in this conversation; here are its latest messages.',
+  },
   noModel: {
     title: 'Replies need a model',
     body: 'No model is set up, so there is no reply. Your messages are still saved, remembered and summarised. Set up a model (for example a local Ollama) in Settings to get replies.',

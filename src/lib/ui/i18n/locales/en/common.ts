@@ -65,6 +65,10 @@ export const common = {
     refused: 'Some changes could not be saved ({{count}}). Nothing was thrown away.',
     review: 'Review them',
   },
+  sessions: {
+    untitled: 'Untitled conversation',
+    more: 'More conversations ({{shown}} of {{total}})',
+  },
   actions: {
     save: 'Save',
     cancel: 'Cancel',

@@ -42,6 +42,12 @@ export const chat: Messages<typeof en> = {
     streaming: '正在回复…',
     queued: '已保存在本设备上，等待写入数据库。',
   },
+  history: {
+    earlier: '加载更早的消息',
+    later: '加载之后的消息',
+    latest: '跳到最新',
+    missing: '那条消息已不在此会话中；这里显示的是最新的消息。',
+  },
   noModel: {
     title: '回复需要模型',
     body: '尚未配置模型，所以没有回复。你的消息仍会被保存、记住并摘要。在设置中配置模型（例如本地 Ollama）即可获得回复。',

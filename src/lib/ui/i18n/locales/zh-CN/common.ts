@@ -67,6 +67,10 @@ export const common: Messages<typeof en> = {
     refused: '有些更改未能保存（{{count}}）。没有任何内容被丢弃。',
     review: '查看',
   },
+  sessions: {
+    untitled: '未命名会话',
+    more: '更多会话（已显示 {{shown}} / 共 {{total}}）',
+  },
   actions: {
     save: '保存',
     cancel: '取消',
