@@ -75,8 +75,19 @@ describe('seed 000 memory', () => {
     const doc = '## 回复风格\n- 先给结论\n\n## 背景\n- 后端工程师\n';
     expectOk(await t.engine.call('profile.update', { content: doc }));
     expect(expectOk(await t.engine.call('profile.get', {}))).toMatchObject({ content: doc, version: 1, actor: 'user', enabled: true });
+    // Building a request's context loads it into L1 (what the model receives).
+    const s = await newSession(t);
+    const on = await build(t, { sessionId: s.id, message: '你好' });
+    const l1 = on.layers.find((l) => l.id === 'L1')!;
+    expect(l1).toMatchObject({ status: 'ok', sources: ['profile:v1'] });
+    expect(l1.text).toContain('- 先给结论');
+    expect(on.messages[0]?.content).toContain('- 后端工程师');
+    // Switched off: the document stays, but no request carries it.
     expectOk(await t.engine.call('settings.update', { patch: { 'memory.enable_user_profile': false } }));
     expect(expectOk(await t.engine.call('profile.get', {}))).toMatchObject({ content: doc, enabled: false });
+    const off = await build(t, { sessionId: s.id, message: '你好' });
+    expect(off.layers.find((l) => l.id === 'L1')).toMatchObject({ status: 'empty', sources: [] });
+    expect(off.messages.map((m) => m.content).join('\n')).not.toContain('后端工程师');
   });
 
   it('000 更新用户画像: a preference or style in the user prompt updates user_profile, visibly and undoably', async () => {
