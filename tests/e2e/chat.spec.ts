@@ -30,11 +30,12 @@ test.describe('issue 3 chat that remembers', () => {
   });
 
   test('streams a reply from an OpenAI-compatible server, stores it, and shows memory used', async ({ page }) => {
-    server.setReplies([{ chunks: ['Hello', ' there', ', ', 'friend', '!'], chunkDelayMs: 120 }]);
+    // Streamed replies get the text; the jobs worker's JSON calls fail, so the zh/en rules extract.
+    server.setReplies((req) => ((req.body as { stream?: boolean }).stream ? { chunks: ['Hello', ' there', ', ', 'friend', '!'], chunkDelayMs: 120 } : { status: 500 }));
     await configureModel(page, { baseUrl: server.url, model: 'test-model' });
     await page.goto('/chat');
     await waitForEngine(page);
-    await sendChat(page, 'Say hello');
+    await sendChat(page, 'I prefer tea over coffee. Say hello');
     await expect(page.getByTestId('streaming-reply')).toBeVisible();
     const reply = page.getByTestId('message').filter({ hasText: 'Hello there, friend!' });
     await expect(reply).toBeVisible();
@@ -46,11 +47,21 @@ test.describe('issue 3 chat that remembers', () => {
     expect(body.messages[0]?.role).toBe('system');
     expect(body.messages.at(-1)?.content).toContain('Say hello');
     await reply.getByTestId('memory-used-toggle').click();
-    await expect(reply.getByText(/No memory was used|memory/i).first()).toBeVisible();
+    await expect(reply.getByText('No memory was used for this reply.')).toBeVisible();
+    // The preference stated in that turn is used by a later reply, and listed with its category.
+    await expect(page.getByText(/Remembered: I prefer tea over coffee/)).toBeVisible({ timeout: 15_000 });
+    await sendChat(page, 'What should I drink this afternoon, tea or coffee?');
+    const later = page.getByTestId('message').filter({ hasText: 'Hello there, friend!' }).nth(1);
+    await expect(later).toHaveAttribute('data-status', 'complete');
+    await later.getByTestId('memory-used-toggle').click();
+    const used = later.getByTestId('memory-used-item').filter({ hasText: 'I prefer tea over coffee' });
+    await expect(used).toBeVisible();
+    await expect(used).toHaveAttribute('data-category', 'preference');
+    await expect(used.locator('.tag')).toHaveText('Preference');
     // Stored: it is there after a reload.
     await page.reload();
     await waitForEngine(page);
-    await expect(page.getByTestId('message').filter({ hasText: 'Hello there, friend!' })).toBeVisible();
+    await expect(page.getByTestId('message').filter({ hasText: 'Hello there, friend!' }).first()).toBeVisible();
   });
 
   test('Esc stops a streaming reply; what was written is kept as stopped', async ({ page }) => {

@@ -34,6 +34,7 @@ export const chat = {
     failed: 'Not finished',
     memoryUsed: 'Memory used ({{count}})',
     memoryUsedNone: 'No memory was used for this reply.',
+    memoryOpen: 'Open this memory',
     why: 'Why this reply? (context)',
     thinking: 'Gathering memory…',
     streaming: 'Writing…',

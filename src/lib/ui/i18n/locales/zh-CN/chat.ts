@@ -37,6 +37,7 @@ export const chat: Messages<typeof en> = {
     failed: '未完成',
     memoryUsed: '使用的记忆（{{count}}）',
     memoryUsedNone: '这条回复没有使用记忆。',
+    memoryOpen: '打开这条记忆',
     why: '为什么这样回复？（上下文）',
     thinking: '正在整理记忆…',
     streaming: '正在回复…',
