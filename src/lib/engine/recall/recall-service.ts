@@ -1,9 +1,10 @@
 import { retrievalConfig } from '../../domain/recall/config';
-import { nameCandidates, recencyCue, roleCue } from '../../domain/recall/query-cues';
+import { nameCandidates, recencyCue, roleCue, withoutTimeWords } from '../../domain/recall/query-cues';
 import { answerType } from '../../domain/recall/answer-type';
 import type { WeightedTerm } from '../../domain/recall/coverage';
-import { rankTurns, refineHead, type RankedTurn, type Refinement, type TurnFacts } from '../../domain/recall/rank-turns';
-import { diversify } from '../../domain/recall/score';
+import { rankScored, refineHead, scoreTurns, type RankedTurn, type Refinement, type TurnFacts } from '../../domain/recall/rank-turns';
+import { listHits } from '../../domain/recall/score';
+import { sumRanks } from '../../domain/recall/fusion';
 import { speakersFromMentions, type Role } from '../../domain/recall/speakers';
 import { recencyBasis } from '../../domain/recall/time-fit';
 import { buildMatchQuery } from '../../domain/text/fts-query';
@@ -22,7 +23,7 @@ const NAME_MENTIONS = 200;
 const MAX_NAMES = 3;
 const SYMBOL_HITS = 50;
 /** The best text candidates whose neighbours are read (a reply to a weak match cannot reach the list anyway). */
-const NEIGHBOURED = 50;
+const NEIGHBOURED = 30;
 
 /** The ids of the `n` best bm25 ranks (lower is better). */
 function bestOf(ranks: ReadonlyMap<number, number>, n: number): Set<number> {
@@ -48,11 +49,12 @@ export interface RecallInput {
  * Seed 002 memory_recall, issue 8's retrieval (docs/design/06-retrieval.md):
  *
  *   query ─▶ keywords, symbols, time ranges, recency / role / name cues
- *        ─▶ candidates: bm25 over turns (common terms pruned, newest window at scale) ∪ symbol index ∪ time range
- *             ∪ their neighbouring turns
- *        ─▶ rankTurns: context = RRF(turn ranking with speaker cue and neighbours, session ranking);
+ *        ─▶ candidates: bm25 over turns — rare terms in full, common ones among their newest matches, the most
+ *             common pruned (term-plan.ts) — ∪ symbol index ∪ time range ∪ their neighbouring turns
+ *        ─▶ scoreTurns + rankScored: context = (bm25 + neighbours' share) × speaker cue, relative to the best;
  *                      recency = temporal fit; symbol match          → 002's relevance
- *        ─▶ diversify: ≤ 2 turns per block; a summarised block's summary stands for the rest of it
+ *        ─▶ second stage over the head (coverage, answer type), rankScored again
+ *        ─▶ listHits: best first; a summarised block with many relevant turns lists its summary once
  *
  * Works across all conversations (SC-LTM-004); the current session's most recent turns are left out, as they are
  * in the context in full.
@@ -122,20 +124,20 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
         explain: { ...r.score, matchedSymbols: r.matchedSymbols, ftsRank: r.ftsRank, signals: r.signals },
       });
     }
-    const chosen = diversify(light, input.limit, {
-      // A summarised block with more relevant turns than it may show: its summary stands for the rest.
-      standIn: (_block, skipped): Light | null =>
-        skipped.cover
+    const chosen = listHits(light, input.limit, {
+      // A summarised block with many relevant turns: its summary stands for them.
+      standIn: (_block, hit): Light | null =>
+        hit.cover
           ? {
-              ...skipped,
+              ...hit,
               turnId: null,
               turnNo: null,
               role: null,
-              summaryId: skipped.cover.id,
-              turnRange: [skipped.cover.startTurn, skipped.cover.endTurn] as [number, number],
-              createdAt: skipped.cover.createdAt,
+              summaryId: hit.cover.id,
+              turnRange: [hit.cover.startTurn, hit.cover.endTurn] as [number, number],
+              createdAt: hit.cover.createdAt,
               isSummary: true,
-              explain: { ...skipped.explain, matchedSymbols: [] },
+              explain: { ...hit.explain, matchedSymbols: [] },
             }
           : null,
     });
@@ -175,8 +177,10 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
         }
       }
 
+      // The question's time is matched as time (temporal fit), not as text.
+      textKeywords = withoutTimeWords(textKeywords, times.map((t) => t.expression));
       const terms = selectTerms([...textKeywords, ...symbols], { index, config: cfg });
-      const ftsRanks = terms.match ? index.ranked(terms.match, { limit: cfg.candidates, from: terms.from }) : new Map<number, number>();
+      const ftsRanks = sumRanks(terms.lanes.map((lane) => index.ranked(lane.match, { limit: cfg.candidates, from: lane.from })));
       const symbolHits = index.symbolHits(symbols, SYMBOL_HITS);
       const timeLane = new Set(ranges.flatMap((r) => index.inRange(r, TIME_LANE)));
       // Candidates and their neighbouring turns (a neighbour-only turn is scored by what it borrows).
@@ -187,8 +191,9 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
       for (const [id, f] of facts) if (f.sessionId === input.currentSessionId && f.turnNo > excludeFrom) facts.delete(id);
 
       const stage = { facts, ftsRanks, symbolHits, querySymbols: symbols, timeLane, cued, now, ranges, recentCue, config: cfg };
-      let ranked = rankTurns(stage);
-      if (cfg.rerank) ranked = rankTurns({ ...stage, refined: refine(headOf(ranked, facts, input.limit), facts, { terms: terms.weighted, query: input.query }) });
+      const evidence = scoreTurns(stage);
+      let ranked = rankScored(evidence);
+      if (cfg.rerank) ranked = rankScored(evidence, refine(headOf(ranked, facts, input.limit), facts, { terms: terms.weighted, query: input.query }));
       const results = select(ranked, facts, input);
       return {
         results,
@@ -199,7 +204,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
           symbols,
           terms: terms.kept,
           pruned: terms.pruned,
-          windowed: terms.from > 0,
+          windowed: terms.windowed,
           times: times.map((t) => ({ expression: t.expression, start: t.start, end: t.end })),
           recency: recencyBasis({ ranges, recentCue, timeAware: cfg.timeAware }),
           speaker,

@@ -33,11 +33,11 @@ describe('formatScore', () => {
 });
 
 describe('signalLines', () => {
-  const base = { lane: 'text', lexical: 0, neighbour: 0, speaker: 1, turnRank: null, sessionRank: null, recencyBasis: 'timeless', coverage: null, answerType: null } as const;
+  const base = { lane: 'text', lexical: 0, neighbour: 0, speaker: 1, turnRank: null, recencyBasis: 'timeless', coverage: null, answerType: null } as const;
   it.each([
     [{ ...base }, ['lane.text', 'recency.timeless']],
     [{ ...base, lane: 'neighbour', neighbour: 0.8, turnRank: 2 }, ['lane.neighbour', 'neighbour', 'turnRank', 'recency.timeless']],
-    [{ ...base, lexical: 1, speaker: 2, turnRank: 1, sessionRank: 3, recencyBasis: 'time-range' }, ['lane.text', 'lexical', 'speaker', 'ranks', 'recency.time-range']],
+    [{ ...base, lexical: 1, speaker: 2, turnRank: 1, recencyBasis: 'time-range' }, ['lane.text', 'lexical', 'speaker', 'turnRank', 'recency.time-range']],
     [{ ...base, coverage: 0.5, answerType: false, recencyBasis: 'age' }, ['lane.text', 'coverage', 'answerType.no', 'recency.age']],
   ] as const)('shows only the signals that acted (%#)', (signals, keys) => {
     expect(signalLines(signals, 'en').map((l) => l.key)).toEqual(keys);

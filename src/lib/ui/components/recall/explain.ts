@@ -34,7 +34,8 @@ export function formatScore(value: number, locale: string): string {
 /**
  * The signals behind a hit's context and recency terms (issue 8), as message keys with their values, in the order
  * the ranking used them: how the turn was found, its own word match, what it borrowed from a neighbour, the speaker
- * cue, its places in the fused rankings, the second-stage checks, and what recency meant for this question.
+ * cue, its place in the ranking by context similarity, the second-stage checks, and what recency meant for this
+ * question.
  */
 export type SignalKey = LeafKeys<(typeof recall)['ask']['signals']>;
 
@@ -49,8 +50,7 @@ export function signalLines(signals: TurnSignals, locale: string): SignalLine[] 
   if (signals.lexical > 0) lines.push({ key: 'lexical', params: { value: fmt(signals.lexical) } });
   if (signals.neighbour > 0) lines.push({ key: 'neighbour', params: { value: fmt(signals.neighbour) } });
   if (signals.speaker !== 1) lines.push({ key: 'speaker', params: { value: signals.speaker } });
-  if (signals.turnRank !== null)
-    lines.push(signals.sessionRank === null ? { key: 'turnRank', params: { turn: signals.turnRank } } : { key: 'ranks', params: { turn: signals.turnRank, session: signals.sessionRank } });
+  if (signals.turnRank !== null) lines.push({ key: 'turnRank', params: { turn: signals.turnRank } });
   if (signals.coverage !== null) lines.push({ key: 'coverage', params: { value: `${Math.round(signals.coverage * 100)}%` } });
   if (signals.answerType !== null) lines.push({ key: signals.answerType ? 'answerType.yes' : 'answerType.no', params: {} });
   lines.push({ key: `recency.${signals.recencyBasis}`, params: {} });

@@ -69,7 +69,6 @@ export const recall = {
       neighbour: 'Borrows from the turn next to it, which matches {{value}}.',
       speaker: 'Written by the person the question is about: × {{value}}.',
       turnRank: 'Place {{turn}} in the turn ranking.',
-      ranks: 'Place {{turn}} among turns, its conversation place {{session}}; fused by reciprocal rank.',
       coverage: 'Holds {{value}} of the question’s words (rarer words count more).',
       answerType: {
         yes: 'Holds what the question asks for (a time, a number, a place, a person, a duration).',

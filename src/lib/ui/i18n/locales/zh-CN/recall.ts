@@ -71,7 +71,6 @@ export const recall: Messages<typeof en> = {
       neighbour: '借用相邻一条的匹配度 {{value}}。',
       speaker: '由问题所问的那个人所写：× {{value}}。',
       turnRank: '在轮次排名中位列第 {{turn}}。',
-      ranks: '在轮次中位列第 {{turn}}，所在会话位列第 {{session}}；以倒数排名融合。',
       coverage: '包含问题中 {{value}} 的词语（越少见的词权重越高）。',
       answerType: {
         yes: '包含问题所问的内容（时间、数字、地点、人物或时长）。',
