@@ -1,4 +1,5 @@
 import type { TurnSignals } from '../../../domain/recall/rank-turns';
+import type { RecallExplain } from '../../../engine/recall/types';
 import type { recall } from '../../i18n/locales/en/recall';
 import type { LeafKeys } from '../../i18n/types';
 import { RECALL_WEIGHTS, type RecallScore, type RecallTerms } from '../../../domain/recall/score';
@@ -55,4 +56,19 @@ export function signalLines(signals: TurnSignals, locale: string): SignalLine[] 
   if (signals.answerType !== null) lines.push({ key: signals.answerType ? 'answerType.yes' : 'answerType.no', params: {} });
   lines.push({ key: `recency.${signals.recencyBasis}`, params: {} });
   return lines;
+}
+
+/** The signal that put a hit where it is, named above the details (issue 8: "which signal ranked each result"). */
+export type RankedBy = 'symbol' | 'time' | 'neighbour' | 'words';
+
+/**
+ * A symbol match that weighs at least as much as the context term ranked it; a turn found only through the time the
+ * question names was ranked by that time; a turn that borrowed more from a neighbour than its own words match (the
+ * reply to a matching question) was ranked by that neighbour; otherwise by its own words.
+ */
+export function rankedBy(explain: Pick<RecallExplain, 'weighted' | 'signals'>): RankedBy {
+  if (explain.weighted.symbol > 0 && explain.weighted.symbol >= explain.weighted.context) return 'symbol';
+  if (explain.signals.lane === 'time') return 'time';
+  if (explain.signals.neighbour > explain.signals.lexical) return 'neighbour';
+  return 'words';
 }

@@ -45,6 +45,12 @@ describe('recall hit', () => {
     expect(textOf(html)).toContain('Matched symbols: processPayment');
   });
 
+  it('names the signal that ranked it', () => {
+    const html = renderHtml(RecallHit, { hit: hit() });
+    expect(html).toContain('data-by="symbol"');
+    expect(textOf(html)).toContain('ranked by a code symbol it names');
+  });
+
   it('names every signal behind the context and recency terms', () => {
     const lines = [...renderHtml(RecallHit, { hit: hit() }).matchAll(/<li data-signal="([\w.-]+)">([\s\S]*?)<\/li>/g)].map((m) => [m[1], textOf(m[2]!)]);
     expect(lines).toEqual([

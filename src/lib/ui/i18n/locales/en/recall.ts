@@ -43,6 +43,12 @@ export const recall = {
     turns: 'Turns {{from}}–{{to}}',
     turn: 'Turn {{n}}',
     why: 'Why this result?',
+    rankedBy: {
+      symbol: 'ranked by a code symbol it names',
+      time: 'ranked by the time the question names',
+      neighbour: 'ranked by the turn next to it (the question it answers, or the match it continues)',
+      words: 'ranked by its own words',
+    },
     term: 'Term',
     raw: 'Score',
     weight: 'Weight',

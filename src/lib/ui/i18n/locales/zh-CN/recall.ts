@@ -45,6 +45,12 @@ export const recall: Messages<typeof en> = {
     turns: '第 {{from}}–{{to}} 轮',
     turn: '第 {{n}} 轮',
     why: '为什么是这条？',
+    rankedBy: {
+      symbol: '主要依据：它提到的代码符号',
+      time: '主要依据：问题所说的时间',
+      neighbour: '主要依据：相邻的那一轮（它回答的问题，或它接着的匹配）',
+      words: '主要依据：它自己的用词',
+    },
     term: '维度',
     raw: '得分',
     weight: '权重',
