@@ -170,6 +170,17 @@ describe('seed 004 context engine', () => {
     const l2End = prefixOf(one).indexOf('\n\n## L3');
     expect(prefixOf(two).startsWith(prefixOf(one).slice(0, l2End))).toBe(true);
     expect(layer(two, 'L2').text.trim().endsWith('- 动作场景偏好短句（置信度: 1.00，用户已确认）')).toBe(true);
+
+    // 用户可控（可关闭）: switched off, the rules are kept but masked — L2 is the same fixed placeholder
+    // as with no preferences at all, so the prefix (and its hash) has the structure of the empty state.
+    expectOk(await t.engine.call('settings.update', { patch: { 'preferences.inject': false } }));
+    const off = await build(t);
+    expect(layer(off, 'L2')).toMatchObject({ status: 'empty', reason: 'disabled', text: layer(empty, 'L2').text });
+    expect(allText(off)).not.toContain('感叹号');
+    expect(off.stablePrefixHash).toBe(empty.stablePrefixHash);
+    expect(expectOk(await t.engine.call('rules.list', {}))).toHaveLength(2);
+    expectOk(await t.engine.call('settings.update', { patch: { 'preferences.inject': true } }));
+    expect((await build(t)).stablePrefixHash).toBe(two.stablePrefixHash);
   });
 });
 
@@ -214,6 +225,23 @@ describe('seed 004 feedback, cancellation, compaction, settings files', () => {
     const after = expectOk(await t.engine.call('rules.list', { projectId: p.id }));
     expect(after.some((r) => r.key === 'skill.polish.length')).toBe(false);
     expect(after.find((r) => r.id === bang?.id)).toEqual(confirmed);
+
+    // Learning switched off (用户可控): each event is still recorded, nothing is learned; back on, the
+    // recorded events count.
+    const u = await createTestEngine();
+    const q = await project(u);
+    expectOk(await u.engine.call('settings.update', { patch: { 'preferences.learning': false } }));
+    for (let i = 0; i < 4; i++) {
+      const r = await polishRun(u, q.id);
+      const res = expectOk(await u.engine.call('feedback.record', { runId: r.runId, action: 'accept', finalText: shorter }));
+      expect(res.learning).toMatchObject({ paused: true, created: [], updated: [] });
+    }
+    expect(u.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM feedback_events')?.n).toBe(4);
+    expect(expectOk(await u.engine.call('rules.list', { projectId: q.id }))).toEqual([]);
+    expectOk(await u.engine.call('settings.update', { patch: { 'preferences.learning': true } }));
+    const resumed = expectOk(await u.engine.call('feedback.record', { runId: (await polishRun(u, q.id)).runId, action: 'accept', finalText: shorter }));
+    expect(resumed.learning.paused).toBe(false);
+    expect(resumed.learning.created.length).toBeGreaterThan(0);
   });
 
   it('004 用户取消/超时: Stop while building gives CANCELED and stores nothing; feedback on canceled/timed-out runs says so; nothing left pending', async () => {

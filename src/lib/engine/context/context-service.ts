@@ -145,7 +145,8 @@ export function createContextService(deps: ContextDeps) {
     const [l0, l1, l2raw, l3, ...l4parts] = await Promise.all([
       load('L0', () => rulesItems(skill)),
       cfg['memory.enable_user_profile'] ? load('L1', () => profileItems(deps.memory)) : skip('disabled'),
-      load('L2', () => preferenceItems(deps.rules, projectId)),
+      // 004 "可删除/关闭": switched off, L2 is masked to its fixed empty placeholder, never removed.
+      cfg['preferences.inject'] ? load('L2', () => preferenceItems(deps.rules, projectId)) : skip('disabled'),
       !projectId
         ? skip('no-project')
         : !needsFiles

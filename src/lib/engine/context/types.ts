@@ -107,7 +107,14 @@ export interface FeedbackEvent {
 export interface FeedbackResult {
   event: FeedbackEvent;
   /** What learning did, as data. */
-  learning: { created: string[]; updated: string[]; skipped: { key: string; reason: 'deleted' | 'confirmed' | 'modified' }[]; ms: number };
+  learning: {
+    created: string[];
+    updated: string[];
+    skipped: { key: string; reason: 'deleted' | 'confirmed' | 'modified' }[];
+    ms: number;
+    /** Learning is switched off (setting preferences.learning): the event was recorded, nothing learned. */
+    paused: boolean;
+  };
 }
 
 export interface Project {
