@@ -39,6 +39,7 @@ export class ChatSession {
   hasLater = $state(false);
   paging = $state(false);
   #pageSeq = 0;
+  #opening: Promise<{ found: boolean }> | null = null;
 
   get busy(): boolean {
     return this.phase !== 'idle';
@@ -51,16 +52,27 @@ export class ChatSession {
     this.noModel = false;
     this.queued = null;
     this.#show(emptyWindow());
-    if (!sessionId || opts.around === undefined) {
-      await this.reload();
-      return { found: true };
+    const opening = (async () => {
+      if (!sessionId) return { found: true };
+      if (opts.around === undefined) {
+        await this.#page(() => newestPage(this.#list(sessionId)));
+        return { found: true };
+      }
+      const res = await this.#page(() => pageAround(this.#list(sessionId), opts.around as number));
+      return { found: !res || res.found };
+    })();
+    this.#opening = opening;
+    try {
+      return await opening;
+    } finally {
+      if (this.#opening === opening) this.#opening = null;
     }
-    const res = await this.#page(() => pageAround(this.#list(sessionId), opts.around as number));
-    return { found: !res || res.found };
   }
 
   /** The shown stretch again (after a write anywhere); new messages join at the newest end. */
   async reload(): Promise<void> {
+    // A write while a conversation opens: re-read what the opening shows, never race it.
+    if (this.#opening) await this.#opening;
     const sessionId = this.sessionId;
     if (!sessionId) return this.#show(emptyWindow());
     await this.#page(() => reread(this.#list(sessionId), this.#window()));
