@@ -116,6 +116,8 @@ export function createContextService(deps: ContextDeps) {
 
     // 004 full → compact before L4 reads the history (synchronous, its own transaction).
     if (session && wants('summaries')) deps.compaction.maybeCompact(session.id);
+    // The same for a project's skill runs, inside their L4 source (run-history.ts).
+    const runHistory = input.kind === 'skill' && projectId !== null && wants('summaries');
 
     // L5 first: L4's history starts where the rolling window ends.
     let firstWindowTurn = (session?.turnCount ?? 0) + 1;
@@ -169,6 +171,7 @@ export function createContextService(deps: ContextDeps) {
             ),
           )
         : null,
+      runHistory ? load('L4', () => deps.runHistory.load(projectId)) : null,
       history
         ? load('L4', () =>
             sessionSummaryItems(deps.contextQuery.recentSessionSummaries({ excludeSessionId: session?.id ?? null, limit: cfg['memory.session_summary_limit'] })),

@@ -16,6 +16,7 @@ import type { RunToolMemories } from '../store/run-tool-memories';
 import type { TraceRepo } from '../store/trace-repo';
 import type { Compaction } from './compaction';
 import type { MemoryPort } from './memory-port';
+import type { RunHistory } from './run-history';
 import type { SkillRegistry } from './skills';
 import type { ContextTuning } from './tuning';
 
@@ -41,4 +42,5 @@ export interface ContextDeps {
   feedback: FeedbackRepo;
   contextQuery: ContextQuery;
   compaction: Compaction;
+  runHistory: RunHistory;
 }
