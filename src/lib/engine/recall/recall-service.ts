@@ -13,7 +13,7 @@ import { querySymbols } from '../../domain/text/symbols';
 import { resolveTimeExpressions } from '../../domain/text/time-expressions';
 import type { EngineEnv } from '../env';
 import { selectTerms } from './term-selection';
-import { createTurnIndex, type SummaryBlock } from './turn-index';
+import { createTurnIndex, type SummaryBlock, type TurnText } from './turn-index';
 import type { RecallHit, RecallQueryInfo, RecallResponse } from './types';
 
 /** Turns a named time range adds as candidates (newest first), for questions like "what did we discuss yesterday". */
@@ -33,6 +33,8 @@ function bestOf(ranks: ReadonlyMap<number, number>, n: number): Set<number> {
 /** The head of the ranking that can reach a list of `limit`: limit × HEAD_FACTOR + HEAD_EXTRA. */
 const HEAD_FACTOR = 4;
 const HEAD_EXTRA = 20;
+
+type TextReader = (ids: Iterable<number>) => Map<number, TurnText>;
 
 type Light = Omit<RecallHit, 'content' | 'summary' | 'sessionTitle'> & { block: string; cover: SummaryBlock | undefined };
 
@@ -63,6 +65,21 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
   const index = createTurnIndex(env.driver);
   const currentConfig = () => retrievalConfig(env.retrieval);
 
+  /** Turn texts read at most once per question: the second stage reads the head, the list shows a few of them. */
+  function textReader(): TextReader {
+    const known = new Map<number, TurnText>();
+    return (ids) => {
+      const missing = [...ids].filter((id) => !known.has(id));
+      if (missing.length) for (const [id, t] of index.texts(missing)) known.set(id, t);
+      const out = new Map<number, TurnText>();
+      for (const id of ids) {
+        const t = known.get(id);
+        if (t) out.set(id, t);
+      }
+      return out;
+    };
+  }
+
   /** Per conversation, the roles the question's names belong to, and the names that resolved. */
   function resolveNames(names: readonly string[]): { roles: Map<string, Set<Role>>; resolved: string[] } {
     const roles = new Map<string, Set<Role>>();
@@ -78,7 +95,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
     return { roles, resolved };
   }
 
-  /** Only the head of the ranking can reach a list of `limit` (≤ 2 per block); the rest is never read again. */
+  /** Only the head of the ranking can reach a list of `limit`; the rest is never read again. */
   function headOf(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, limit: number): RankedTurn[] {
     return [...ranked]
       .sort((a, b) => b.score.relevance - a.score.relevance || (facts.get(b.id)?.createdAt ?? 0) - (facts.get(a.id)?.createdAt ?? 0))
@@ -86,19 +103,19 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
   }
 
   /** Second stage with the head's texts (and the questions its replies answer): coverage and answer type. */
-  function refine(head: RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, opts: { terms: WeightedTerm[]; query: string }): Map<number, Refinement> {
+  function refine(head: RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, opts: { terms: WeightedTerm[]; query: string; read: TextReader }): Map<number, Refinement> {
     const ids = new Set<number>();
     for (const r of head) {
       ids.add(r.id);
       const prev = facts.get(r.id)?.prev;
       if (prev != null && facts.get(prev)?.question) ids.add(prev);
     }
-    const texts = new Map([...index.texts(ids)].map(([id, t]) => [id, t.content] as const));
+    const texts = new Map([...opts.read(ids)].map(([id, t]) => [id, t.content] as const));
     return refineHead({ head, facts, texts, terms: opts.terms, answerType: answerType(opts.query), config: currentConfig() });
   }
 
   /** Ranked turns → the list shown: blocks diversified, summaries standing in for the rest of their block. */
-  function select(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, input: RecallInput): RecallHit[] {
+  function select(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, input: RecallInput, read: TextReader): RecallHit[] {
     const head = headOf(ranked, facts, input.limit);
     const headFacts = head.map((r) => facts.get(r.id)).filter((f): f is TurnFacts => f !== undefined);
     const blocks = new Map<string, SummaryBlock[]>();
@@ -141,7 +158,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
             }
           : null,
     });
-    const texts = index.texts(chosen.flatMap((h) => (h.turnId === null ? [] : [h.turnId])));
+    const texts = read(chosen.flatMap((h) => (h.turnId === null ? [] : [h.turnId])));
     const summaryTexts = index.summaryTexts(chosen.flatMap((h) => (h.summaryId === null ? [] : [h.summaryId])));
     return chosen.map(({ block: _b, cover: _c, ...h }) => {
       const text = h.turnId === null ? undefined : texts.get(h.turnId);
@@ -192,9 +209,10 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
 
       const stage = { facts, ftsRanks, symbolHits, querySymbols: symbols, timeLane, cued, now, ranges, recentCue, config: cfg };
       const evidence = scoreTurns(stage);
+      const read = textReader();
       let ranked = rankScored(evidence);
-      if (cfg.rerank) ranked = rankScored(evidence, refine(headOf(ranked, facts, input.limit), facts, { terms: terms.weighted, query: input.query }));
-      const results = select(ranked, facts, input);
+      if (cfg.rerank) ranked = rankScored(evidence, refine(headOf(ranked, facts, input.limit), facts, { terms: terms.weighted, query: input.query, read }));
+      const results = select(ranked, facts, input, read);
       return {
         results,
         totalSearched: index.totalSearched(),

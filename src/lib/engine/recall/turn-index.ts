@@ -29,6 +29,9 @@ export interface SummaryBlock {
 
 const ids = (list: Iterable<number>) => JSON.stringify([...list]);
 
+/** Occurrences of one symbol read, newest first, before the most relevant are kept. */
+const SYMBOL_SCAN = 200;
+
 export function createTurnIndex(driver: SqlDriver) {
   return {
     /** An upper bound of the number of turns (ids are never reused), O(1). */
@@ -126,15 +129,20 @@ export function createTurnIndex(driver: SqlDriver) {
         return [];
       }
     },
-    /** turn → (lower-cased symbol → relevance) for the query's symbols. */
+    /**
+     * turn → (lower-cased symbol → relevance) for the query's symbols: the `limit` most relevant (then newest) among
+     * each symbol's newest SYMBOL_SCAN occurrences — a primary-key range read, not a sort of every occurrence of a
+     * symbol that recurs thousands of times at scale.
+     */
     symbolHits(symbols: readonly string[], limit: number): Map<number, Map<string, number>> {
       const hits = new Map<number, Map<string, number>>();
       if (symbols.length === 0) return hits;
-      const rows = driver.all<{ turn_id: number; symbol: string; relevance: number }>(
-        'SELECT turn_id, symbol, relevance FROM symbol_index WHERE symbol IN (SELECT value FROM json_each(?)) ORDER BY relevance DESC, turn_id DESC LIMIT ?',
-        [JSON.stringify(symbols), limit],
-      );
-      for (const r of rows) {
+      const rows: { turn_id: number; symbol: string; relevance: number }[] = [];
+      for (const symbol of new Set(symbols.map((x) => x.toLowerCase()))) {
+        rows.push(...driver.all<{ turn_id: number; symbol: string; relevance: number }>('SELECT turn_id, symbol, relevance FROM symbol_index WHERE symbol = ? ORDER BY turn_id DESC LIMIT ?', [symbol, SYMBOL_SCAN]));
+      }
+      rows.sort((a, b) => b.relevance - a.relevance || b.turn_id - a.turn_id);
+      for (const r of rows.slice(0, limit)) {
         const m = hits.get(r.turn_id) ?? new Map<string, number>();
         const key = r.symbol.toLowerCase();
         m.set(key, Math.max(m.get(key) ?? 0, r.relevance));
