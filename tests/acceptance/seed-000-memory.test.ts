@@ -3,7 +3,11 @@
  * optional agentic search, against the real engine on sqlite-wasm.
  */
 import { describe, expect, it } from 'vitest';
+import { createProvider } from '../../src/lib/domain/llm';
 import { createSearchMemoriesTool } from '../../src/lib/domain/llm/search-memories-tool';
+import { DEFAULT_MODEL_SETTINGS } from '../../src/lib/domain/llm/settings';
+import { generateReply } from '../../src/lib/ui/components/chat/generate-reply';
+import { startFakeOpenAi } from '../fixtures/fake-openai-server';
 import { unwrap } from '../../src/lib/domain/errors';
 import { createTestEngine, expectOk, type TestEngine } from '../../src/lib/engine/testing';
 import { build } from './context-helpers';
@@ -71,8 +75,19 @@ describe('seed 000 memory', () => {
     const doc = '## 回复风格\n- 先给结论\n\n## 背景\n- 后端工程师\n';
     expectOk(await t.engine.call('profile.update', { content: doc }));
     expect(expectOk(await t.engine.call('profile.get', {}))).toMatchObject({ content: doc, version: 1, actor: 'user', enabled: true });
+    // Building a request's context loads it into L1 (what the model receives).
+    const s = await newSession(t);
+    const on = await build(t, { sessionId: s.id, message: '你好' });
+    const l1 = on.layers.find((l) => l.id === 'L1')!;
+    expect(l1).toMatchObject({ status: 'ok', sources: ['profile:v1'] });
+    expect(l1.text).toContain('- 先给结论');
+    expect(on.messages[0]?.content).toContain('- 后端工程师');
+    // Switched off: the document stays, but no request carries it.
     expectOk(await t.engine.call('settings.update', { patch: { 'memory.enable_user_profile': false } }));
     expect(expectOk(await t.engine.call('profile.get', {}))).toMatchObject({ content: doc, enabled: false });
+    const off = await build(t, { sessionId: s.id, message: '你好' });
+    expect(off.layers.find((l) => l.id === 'L1')).toMatchObject({ status: 'empty', sources: [] });
+    expect(off.messages.map((m) => m.content).join('\n')).not.toContain('后端工程师');
   });
 
   it('000 更新用户画像: a preference or style in the user prompt updates user_profile, visibly and undoably', async () => {
@@ -168,7 +183,7 @@ describe('seed 000 memory', () => {
     expect(expectOk(await t.engine.call('memory.list', {})).total).toBe(0);
   });
 
-  it('000 主动记忆搜索（可选）: the model’s search_memories(keyword, timeRange) runs SearchMemories and returns the result', async () => {
+  it('000 主动记忆搜索（可选）: when memory.enable_agentic_search is on, the model’s search_memories(keyword, timeRange) runs SearchMemories and gets the result; off, no tool is offered', async () => {
     const t = await createTestEngine();
     const early = expectOk(await t.engine.call('memory.create', { content: 'Python 打包用 uv' }));
     t.clock.advance(10 * DAY_MS);
@@ -188,5 +203,34 @@ describe('seed 000 memory', () => {
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const answer = (await tool.run({ keyword: 'Python', timeRange: { from: day(middle.createdAt), to: day(middle.createdAt) } })) as { items: { memory: { id: string } }[] };
     expect(answer.items.map((i) => i.memory.id)).toEqual([middle.id]);
+
+    // A chat turn against a scripted OpenAI-compatible model that calls the tool: the setting decides.
+    // (rag_top_n 0: nothing comes through L4, so whatever the model sees it found itself.)
+    expectOk(await t.engine.call('settings.update', { patch: { 'memory.rag_top_n': 0 } }));
+    const server = await startFakeOpenAi({ replies: (req) => (JSON.stringify(req.body).includes('"role":"tool"') ? { text: '用 pyright。' } : { toolCalls: [{ name: 'search_memories', arguments: { keyword: '类型检查' } }] }) });
+    try {
+      const provider = createProvider({ ...DEFAULT_MODEL_SETTINGS, provider: 'openai-compatible', baseUrl: server.url, model: 'test-model' });
+      const turnWith = async () => {
+        const s = await newSession(t);
+        const run = expectOk(await t.engine.call('context.build', { kind: 'chat', sessionId: s.id, message: '我用什么做类型检查？', locale: 'zh-CN' }));
+        const before = server.requests.length;
+        const out = await generateReply({ engine: t.engine, provider, messages: run.messages, runId: run.runId, signal: new AbortController().signal, clock: t.clock, onDelta: () => {} });
+        const sent = server.requests.slice(before).map((r) => r.body as { tools?: unknown[]; messages: { role: string; content: string }[] });
+        return { out, sent, run: expectOk(await t.engine.call('run.get', { runId: run.runId })) };
+      };
+      const on = await turnWith();
+      expect(on.sent[0]?.tools).toHaveLength(1);
+      expect(on.sent[1]?.messages.find((m) => m.role === 'tool')?.content).toContain('Python 类型检查用 pyright');
+      expect(on.out).toEqual({ text: '用 pyright。', toolMemoryIds: [middle.id] });
+      expect(on.run.toolMemoryIds).toEqual([middle.id]);
+
+      expectOk(await t.engine.call('settings.update', { patch: { 'memory.enable_agentic_search': false } }));
+      const off = await turnWith();
+      expect(off.sent).toHaveLength(1);
+      expect(off.sent[0]?.tools).toBeUndefined();
+      expect(off.run.toolMemoryIds).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -76,19 +76,30 @@ describe('seed 001 long-term memory', () => {
   it('001 Memory access tracking: only memories placed in the context get last_accessed and access_count', async () => {
     const t = await createTestEngine();
     const used = await remember(t, { content: 'Rust 的所有权规则让我头疼' });
-    const shown = await remember(t, { content: 'Rust 编译很慢' });
+    // Retrieved too, but too long for the L4 budget below: the context cannot keep it.
+    const cut = await remember(t, { content: `Rust 编译很慢，${'增量编译和缓存都试过了，链接阶段仍然要等很久。'.repeat(12)}` });
+    const unrelated = await remember(t, { content: '周末喜欢去爬山' });
     t.clock.advance(DAY_MS);
-    const res = await retrieve(t, { query: 'Rust 编译和所有权' });
-    expect(res.items.map((i) => i.memory.id).sort()).toEqual([used.id, shown.id].sort());
+    const res = await retrieve(t, { query: 'Rust 编译和所有权', purpose: 'context' });
+    expect(res.items.map((i) => i.memory.id).sort()).toEqual([used.id, cut.id].sort());
     // Retrieval is a read: nothing changed yet.
     expect(expectOk(await t.engine.call('memory.get', { id: used.id })).memory).toMatchObject({ accessCount: 0, lastAccessed: null });
-    // The context kept only `used`.
-    expect(expectOk(await t.engine.call('memory.markAccessed', { ids: [used.id] }))).toEqual({ updated: 1 });
-    const [after, untouched] = expectOk(await t.engine.call('memory.getMany', { ids: [used.id, shown.id] }));
+
+    // A request builds its context: L4 keeps `used`, the budget cuts the long one.
+    const s = await newSession(t);
+    const first = await build(t, { sessionId: s.id, message: 'Rust 编译和所有权', budgets: { L4: 80 } });
+    const l4 = first.layers.find((l) => l.id === 'L4')!;
+    expect(l4.items.map((i) => i.id)).toEqual([`memory:${used.id}`]);
+    expect(l4.cut).toMatchObject([{ itemId: `memory:${cut.id}`, reason: 'over-budget' }]);
+    expect(first.memoryIds).toEqual([used.id]);
+    const [after, notKept, notFound] = expectOk(await t.engine.call('memory.getMany', { ids: [used.id, cut.id, unrelated.id] }));
     expect(after).toMatchObject({ accessCount: 1, lastAccessed: t.clock.now() });
-    expect(untouched).toMatchObject({ accessCount: 0, lastAccessed: null });
+    expect(notKept).toMatchObject({ accessCount: 0, lastAccessed: null });
+    expect(notFound).toMatchObject({ accessCount: 0, lastAccessed: null });
+
+    // The next request that places it again counts again.
     t.clock.advance(1000);
-    expectOk(await t.engine.call('memory.markAccessed', { ids: [used.id] }));
+    await build(t, { sessionId: s.id, message: 'Rust 所有权', budgets: { L4: 80 } });
     expect(expectOk(await t.engine.call('memory.get', { id: used.id })).memory).toMatchObject({ accessCount: 2, lastAccessed: t.clock.now() });
   });
 
@@ -184,12 +195,22 @@ describe('seed 001 long-term memory', () => {
   it('001 Empty retrieval result: nothing matches → an empty list, and the conversation goes on', async () => {
     const t = await createTestEngine();
     expect((await retrieve(t, { query: '随便聊聊' })).items).toEqual([]);
-    await remember(t, { content: 'Python 项目用 poetry 管理依赖' });
+    const poetry = await remember(t, { content: 'Python 项目用 poetry 管理依赖' });
     const s = await newSession(t);
     const res = await retrieve(t, { query: '今天天气怎么样', sessionId: s.id, purpose: 'context' });
     expect(res.items).toEqual([]);
-    const { assistant } = await turn(t, s.id, '今天天气怎么样', '今天晴天。');
-    expect(assistant.message.content).toBe('今天晴天。');
+    // The request's context is built all the same: L4 holds no memory, is not degraded, and the message is there.
+    const { user } = await turn(t, s.id, '今天天气怎么样', '今天晴天。');
+    const ctx = await build(t, { sessionId: s.id, message: '今天天气怎么样', excludeMessageId: user.message.id });
+    const l4 = ctx.layers.find((l) => l.id === 'L4')!;
+    expect(l4.items.filter((i) => i.id.startsWith('memory:'))).toEqual([]);
+    expect(l4.status).not.toMatch(/missing|timeout|canceled|degraded/);
+    expect(ctx).toMatchObject({ memoryIds: [], memoryDegraded: false });
+    expect(ctx.messages.at(-1)?.content).toContain('今天天气怎么样');
+    expect(expectOk(await t.engine.call('memory.get', { id: poetry.id })).memory.accessCount).toBe(0);
+    // And the conversation goes on.
+    const { assistant } = await turn(t, s.id, '明天呢？', '明天多云。');
+    expect(assistant.message.content).toBe('明天多云。');
   });
 
   it('001 Working memory context boost: current_topic joins the search and related memories get ×1.3', async () => {

@@ -170,6 +170,17 @@ describe('seed 004 context engine', () => {
     const l2End = prefixOf(one).indexOf('\n\n## L3');
     expect(prefixOf(two).startsWith(prefixOf(one).slice(0, l2End))).toBe(true);
     expect(layer(two, 'L2').text.trim().endsWith('- 动作场景偏好短句（置信度: 1.00，用户已确认）')).toBe(true);
+
+    // 用户可控（可关闭）: switched off, the rules are kept but masked — L2 is the same fixed placeholder
+    // as with no preferences at all, so the prefix (and its hash) has the structure of the empty state.
+    expectOk(await t.engine.call('settings.update', { patch: { 'preferences.inject': false } }));
+    const off = await build(t);
+    expect(layer(off, 'L2')).toMatchObject({ status: 'empty', reason: 'disabled', text: layer(empty, 'L2').text });
+    expect(allText(off)).not.toContain('感叹号');
+    expect(off.stablePrefixHash).toBe(empty.stablePrefixHash);
+    expect(expectOk(await t.engine.call('rules.list', {}))).toHaveLength(2);
+    expectOk(await t.engine.call('settings.update', { patch: { 'preferences.inject': true } }));
+    expect((await build(t)).stablePrefixHash).toBe(two.stablePrefixHash);
   });
 });
 
@@ -214,6 +225,23 @@ describe('seed 004 feedback, cancellation, compaction, settings files', () => {
     const after = expectOk(await t.engine.call('rules.list', { projectId: p.id }));
     expect(after.some((r) => r.key === 'skill.polish.length')).toBe(false);
     expect(after.find((r) => r.id === bang?.id)).toEqual(confirmed);
+
+    // Learning switched off (用户可控): each event is still recorded, nothing is learned; back on, the
+    // recorded events count.
+    const u = await createTestEngine();
+    const q = await project(u);
+    expectOk(await u.engine.call('settings.update', { patch: { 'preferences.learning': false } }));
+    for (let i = 0; i < 4; i++) {
+      const r = await polishRun(u, q.id);
+      const res = expectOk(await u.engine.call('feedback.record', { runId: r.runId, action: 'accept', finalText: shorter }));
+      expect(res.learning).toMatchObject({ paused: true, created: [], updated: [] });
+    }
+    expect(u.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM feedback_events')?.n).toBe(4);
+    expect(expectOk(await u.engine.call('rules.list', { projectId: q.id }))).toEqual([]);
+    expectOk(await u.engine.call('settings.update', { patch: { 'preferences.learning': true } }));
+    const resumed = expectOk(await u.engine.call('feedback.record', { runId: (await polishRun(u, q.id)).runId, action: 'accept', finalText: shorter }));
+    expect(resumed.learning.paused).toBe(false);
+    expect(resumed.learning.created.length).toBeGreaterThan(0);
   });
 
   it('004 用户取消/超时: Stop while building gives CANCELED and stores nothing; feedback on canceled/timed-out runs says so; nothing left pending', async () => {
@@ -288,6 +316,47 @@ describe('seed 004 feedback, cancellation, compaction, settings files', () => {
     expect(full[0]?.content).toContain('第 1 轮');
     await build(t, { sessionId: s.id, message: '再继续' });
     expect(expectOk(await t.engine.call('summary.list', { sessionId: s.id, kind: 'compact' }))).toHaveLength(1);
+  });
+
+  it('004 历史记录自动压缩: a project’s skill run records past the threshold become a compact summary file, cited in L4, with the way back to every run', async () => {
+    const t = await createTestEngine({ context: { runCompactMaxEntries: 4, runCompactKeepRecent: 2 } });
+    const p = await withSettings(t);
+    const doc = expectOk(await t.engine.call('document.create', { projectId: p.id, title: '第一章', content: '……' }));
+    const continueRun = async (action?: 'accept' | 'reject') => {
+      t.clock.advance(60_000);
+      const r = await build(t, { kind: 'skill', skillId: 'continue', documentId: doc.id, selection: SELECTION, message: '续写' });
+      expectOk(await t.engine.call('run.complete', { runId: r.runId, status: 'completed' }));
+      if (action) expectOk(await t.engine.call('feedback.record', { runId: r.runId, action, ...(action === 'accept' ? { finalText: '她按下按钮。' } : { outputText: '她非常快地跑了！' }) }));
+      return r;
+    };
+    const runs = [];
+    for (const action of ['accept', 'reject', 'accept', undefined, 'accept'] as const) runs.push(await continueRun(action));
+    // Five finished runs: not past 4 yet when the fifth was built; the sixth build compacts runs 1–3.
+    const sixth = await continueRun();
+    const file = await t.files.read(p.id, '.engram/history/skill-runs.md');
+    expect(file).toContain('compact summary 压缩摘要 (1–3) · full: context_runs#');
+    expect(file).toContain('topics 主题: continue ×3');
+    expect(file).toContain('decisions 决定: continue: accepted 2 · rejected 1');
+    expect(file).toContain(`runs 运行: ${runs.slice(0, 3).map((r) => r.runId).join(', ')}`);
+    // Used in context: L4 cites the file; L3 (the stable prefix) never holds it.
+    const l4 = layer(sixth, 'L4');
+    expect(l4.items.map((i) => i.id)).toContain(`compact:runs:${p.id}`);
+    expect(l4.sources).toContain('.engram/history/skill-runs.md');
+    expect(l4.text).toContain('continue: accepted 2 · rejected 1');
+    expect(l4.text).toContain(`full: context_runs#${runs[0]!.runId}…${runs[2]!.runId}`);
+    expect(l4.text).not.toContain('runs 运行');
+    expect(l4.text).not.toContain(runs[1]!.runId);
+    expect(layer(sixth, 'L3').text).not.toContain('压缩摘要');
+    // The way back: every run named in the file is still there in full.
+    for (const r of runs.slice(0, 3)) expect(expectOk(await t.engine.call('run.get', { runId: r.runId })).layers).toHaveLength(6);
+    // Append-only: the next compaction adds a section and leaves the first byte for byte.
+    for (let i = 0; i < 4; i++) await continueRun('accept');
+    const later = await t.files.read(p.id, '.engram/history/skill-runs.md');
+    expect(later?.startsWith(file!.trimEnd())).toBe(true);
+    expect(later).toContain('compact summary 压缩摘要 (4–');
+    // A skill that does not ask for history gets none of it.
+    const polish = await build(t, { kind: 'skill', skillId: 'polish', documentId: doc.id, selection: SELECTION, message: '润色' });
+    expect(allText(polish)).not.toContain('压缩摘要');
   });
 
   it('004 设定按需加载: only requested folders are read, cited by relative path and trimmed to budget', async () => {

@@ -87,10 +87,11 @@ test.describe('issue 2 foundation', () => {
     await expect(b.getByTestId('message').first()).toBeVisible();
   });
 
-  test('the app makes no network request except to its own origin', async ({ page }) => {
+  test('the app makes no network request except to its own origin', async ({ page, context }) => {
     const origin = new URL(page.url() === 'about:blank' ? 'http://127.0.0.1:4173' : page.url()).origin;
     const foreign: string[] = [];
-    page.on('request', (r) => {
+    // On the context, so the service worker's own requests (precache, updates) are seen too.
+    context.on('request', (r) => {
       const url = r.url();
       if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
     });
@@ -112,6 +113,22 @@ test.describe('issue 2 foundation', () => {
     await expect(page.getByTestId('memory-banner')).toBeVisible();
   });
 
+  test('a guest tab never leads the normal tabs: their writes land on OPFS, not in its memory', async ({ context }) => {
+    const guest = await context.newPage();
+    await guest.goto('/chat?guest');
+    await waitForEngine(guest);
+    const normal = await context.newPage();
+    await open(normal, '/chat');
+    expect((await call<{ storage: string }>(normal, 'system.status')).storage).toBe('opfs');
+    await expect(normal.getByTestId('memory-banner')).toHaveCount(0);
+    const s = await call<{ id: string }>(normal, 'session.create', { title: 'written next to a guest tab' });
+    expect((await call<{ total: number }>(guest, 'session.list', {})).total).toBe(0);
+    await guest.close();
+    await normal.reload();
+    await waitForEngine(normal);
+    expect((await call<{ title: string }>(normal, 'session.get', { id: s.id })).title).toBe('written next to a guest tab');
+  });
+
   test('zh-CN and English: chosen from the browser, switchable, remembered', async ({ browser }) => {
     const context = await browser.newContext({ locale: 'zh-CN' });
     const page = await context.newPage();
@@ -122,6 +139,24 @@ test.describe('issue 2 foundation', () => {
     await expect(page.getByRole('link', { name: 'Chat' })).toBeVisible();
     await page.reload();
     await expect(page.getByRole('link', { name: 'Chat' })).toBeVisible();
+    await context.close();
+  });
+
+  test('every page has a translated title (zh-CN)', async ({ browser }) => {
+    const context = await browser.newContext({ locale: 'zh-CN' });
+    const page = await context.newPage();
+    const pages: [string, string][] = [
+      ['/chat', '对话'],
+      ['/write', '写作'],
+      ['/memory', '记忆'],
+      ['/recall', '回溯'],
+      ['/inspect', '上下文检查器'],
+      ['/settings', '设置'],
+    ];
+    for (const [path, title] of pages) {
+      await open(page, path);
+      await expect(page).toHaveTitle(`${title} · Engram`);
+    }
     await context.close();
   });
 

@@ -34,7 +34,9 @@ test.describe('issue 5 context engine: write, skills and the inspector', () => {
 
   test('polish a selection: diff, accept, feedback; the inspector shows every layer, without character files', async ({ page }) => {
     await configureModel(page, { baseUrl: server.url, model: 'test-model' });
-    await newProjectWithChapter(page, '春天来了。花开了。\n\n他慢慢地走进了那个安静的院子，然后看见了一只猫。猫也看着他。');
+    // More text before the selection than polish's `surrounding: 500` keeps: the inspector shows the cut.
+    const earlier = `${'山路很长，雾气很重，他一个人走了很久才看见村口的灯。'.repeat(25)}\n\n`;
+    await newProjectWithChapter(page, `${earlier}春天来了。花开了。\n\n他慢慢地走进了那个安静的院子，然后看见了一只猫。猫也看着他。`);
     // A character file exists, but polish does not ask for characters (004 精准注入).
     await page.getByTestId('settings-file-create').click();
     await page.getByTestId('settings-file-name').fill('alice');
@@ -47,7 +49,7 @@ test.describe('issue 5 context engine: write, skills and the inspector', () => {
     await page.getByTestId('skill-polish').click();
     await expect(page.getByTestId('skill-output')).toHaveValue('他走进院子。猫看着他。');
     await page.getByTestId('skill-accept').click();
-    await expect(page.getByTestId('editor')).toHaveValue('春天来了。花开了。\n\n他走进院子。猫看着他。');
+    await expect(page.getByTestId('editor')).toHaveValue(`${earlier}春天来了。花开了。\n\n他走进院子。猫看着他。`);
     await expect(page.getByTestId('feedback-signal')).toBeVisible();
 
     const sent = server.requests.filter((r) => r.method === 'POST').at(-1)?.body as { messages: { content: string }[] };
@@ -59,6 +61,12 @@ test.describe('issue 5 context engine: write, skills and the inspector', () => {
     await expect(page.getByTestId('prefix-hash')).toHaveText(/^[0-9a-f]{64}$/);
     await expect(page.getByTestId('prefix-verified')).toHaveAttribute('data-verified', 'true');
     await expect(page.locator('[data-testid="layer-card"][data-layer="L3"]')).not.toContainText('左撇子');
+    // What was cut and why: the far paragraph before the selection, trimmed at its boundary.
+    const cut = page.locator('[data-testid="layer-card"][data-layer="L5"] [data-testid="layer-cut"]');
+    await expect(cut).toHaveCount(1);
+    await expect(cut).toHaveAttribute('data-reason', 'trimmed');
+    await expect(cut).toContainText('surround:before');
+    await expect(page.locator('[data-testid="layer-card"][data-layer="L5"]')).not.toContainText('村口的灯');
     await expect(page.getByTestId('run-messages')).toBeVisible();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.getByTestId('copy-json').click();

@@ -26,6 +26,13 @@ export const settingsSchema = z.strictObject({
   'chat.summary_after': z.number().int().min(2).max(200).default(10),
   /** 002: recall and context keep this many recent turns in full. */
   'chat.recent_full_turns': z.number().int().min(1).max(50).default(5),
+  /**
+   * 004 "用户可见/可控（可删除/关闭）": put the writing preferences (L2) into every run. Off, L2 keeps its
+   * heading and fixed empty placeholder (masked, not deleted: the prefix structure stays the same).
+   */
+  'preferences.inject': z.boolean().default(true),
+  /** 004/003: accept/reject/partial feedback updates the learned preferences. Off, events are still recorded. */
+  'preferences.learning': z.boolean().default(true),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

@@ -1,12 +1,24 @@
 import type { z } from 'zod';
 import { EngineError } from './errors';
 
-/** `a.b[2].c` from a zod issue path. */
+/**
+ * A key that may appear in an error message: an identifier of at most 32 characters (`surrounding`,
+ * `project-settings`, `memory.rag_top_n`). Anything else may be the user's text (a JSON object typed
+ * by hand, a record's key) and is never echoed.
+ */
+const SAFE_KEY = /^[A-Za-z_$][\w$.-]{0,31}$/u;
+
+export function isSafeKey(key: PropertyKey): key is string {
+  return typeof key === 'string' && SAFE_KEY.test(key);
+}
+
+/** `a.b[2].c` from a zod issue path; a segment that is not a safe key shows as `[?]`. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
+    else if (!isSafeKey(part)) out += '[?]';
+    else out += out === '' ? part : `.${part}`;
   }
   return out;
 }
@@ -17,7 +29,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
  */
 export function invalidArgument(error: z.ZodError, root?: string): EngineError {
   const issues = error.issues.map((issue) => {
-    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys.filter(isSafeKey) : [];
     const path = formatPath(issue.path);
     const joined = root && path ? `${root}${path.startsWith('[') ? '' : '.'}${path}` : root || path;
     const field = joined || '(root)';
@@ -35,7 +47,7 @@ export function invalidArgument(error: z.ZodError, root?: string): EngineError {
 function describe(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'unrecognized_keys':
-      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
+      return unknownKeys(issue.keys);
     case 'invalid_type':
       return `expected ${issue.expected}`;
     case 'too_big':
@@ -50,6 +62,15 @@ function describe(issue: z.core.$ZodIssue): string {
       // Custom refinements carry messages written by us, never user text.
       return issue.message;
   }
+}
+
+/** "unknown field `x`", "unknown fields `x`, `y` and 2 more", or "an unknown field" when none is safe to show. */
+function unknownKeys(keys: readonly string[]): string {
+  const shown = keys.filter(isSafeKey).slice(0, 5);
+  const rest = keys.length - shown.length;
+  if (shown.length === 0) return rest > 1 ? `${rest} unknown fields` : 'an unknown field';
+  const list = shown.map((k) => `\`${k}\``).join(', ');
+  return `unknown field${keys.length > 1 ? 's' : ''} ${list}${rest > 0 ? ` and ${rest} more` : ''}`;
 }
 
 function sizeUnit(origin: string): string {

@@ -56,3 +56,19 @@ describe('004 历史记录自动压缩', () => {
     expect(() => createCompactSummary({ ...base, ...patch })).toThrowError(new RegExp(`\`${field.replace(/[.[\]]/g, '\\$&')}\``));
   });
 });
+
+describe('004 历史记录自动压缩: run records as the full entries', () => {
+  it('refers to record ids (run ids) in the order given', () => {
+    const summary = createCompactSummary({
+      range: { from: 1, to: 3 },
+      topics: ['polish ×3'],
+      decisions: [],
+      openQuestions: [],
+      entities: [],
+      fullRef: { table: 'context_runs', ids: ['run-b', 'run-a', 'run-b', 'run-c'] },
+    });
+    expect(summary.fullRef.ids).toEqual(['run-b', 'run-a', 'run-c']);
+    expect(summary.text.split('\n')[0]).toBe('compact summary 压缩摘要 (1–3) · full: context_runs#run-b…run-c');
+    expect(() => createCompactSummary({ ...summary, fullRef: { table: 'context_runs', ids: ['../etc'] } })).toThrow(/compact\.fullRef\.ids\[0\]/);
+  });
+});

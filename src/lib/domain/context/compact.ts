@@ -21,8 +21,8 @@ export interface CompactSummary {
   entities: string[];
   /** The rendered text injected into context (see renderCompactText). */
   text: string;
-  /** Where the full entries are: table and row ids, so the inspector can open them. */
-  fullRef: { table: string; ids: number[] };
+  /** Where the full entries are: table and row ids (or record ids, e.g. run ids), so the inspector can open them. */
+  fullRef: { table: string; ids: (number | string)[] };
 }
 
 /** 004: compaction triggers when either the token count or the entry count passes its threshold. */
@@ -69,7 +69,7 @@ const compactInputSchema = z.strictObject({
   entities: list,
   fullRef: z.strictObject({
     table: z.string().regex(/^[a-z_][a-z0-9_]{0,40}$/, 'a table name'),
-    ids: z.array(z.number().int().nonnegative()).min(1),
+    ids: z.array(z.union([z.number().int().nonnegative(), z.string().regex(/^[\w-]{1,100}$/, 'a record id')])).min(1),
   }),
 });
 
@@ -78,7 +78,9 @@ export type CompactInput = z.input<typeof compactInputSchema>;
 /** Validates the structure (e.g. what a summariser model returned) and renders its text deterministically. */
 export function createCompactSummary(input: CompactInput): CompactSummary {
   const parsed = parseOrThrow(compactInputSchema, input, 'compact');
-  const ids = [...new Set(parsed.fullRef.ids)].sort((a, b) => a - b);
+  // Row numbers in order; record ids (strings) keep the order given (oldest first by the caller).
+  const unique = [...new Set(parsed.fullRef.ids)];
+  const ids = unique.every((id) => typeof id === 'number') ? (unique as number[]).sort((a, b) => a - b) : unique;
   const base = { kind: 'compact' as const, ...parsed, fullRef: { table: parsed.fullRef.table, ids } };
   return { ...base, text: renderCompactText(base) };
 }
@@ -97,11 +99,13 @@ export function renderCompactText(s: Omit<CompactSummary, 'text'>): string {
   return lines.join('\n');
 }
 
-function refSpan(ids: number[]): string {
+function refSpan(ids: readonly (number | string)[]): string {
   const first = ids[0];
   const last = ids[ids.length - 1];
   if (first === undefined || last === undefined) return '';
-  return first === last ? String(first) : `${first}-${last}`;
+  if (first === last) return String(first);
+  // A row-number span reads "100-107"; record ids may contain '-', so theirs reads "run-b…run-c".
+  return typeof first === 'number' ? `${first}-${last}` : `${first}…${last}`;
 }
 
 /** The L4 item for a compact summary; its id names the range so citations survive re-rendering. */

@@ -24,6 +24,9 @@ describe('004 注入规则不可解析/非法', () => {
     { name: 'surrounding above the maximum', raw: { surrounding: 1_000_000 }, path: 'context_rules.surrounding', mentions: 'at most' },
     { name: 'unparsable JSON string', raw: `{"surrounding": 10, "note": "${SECRET}"`, path: 'context_rules', mentions: 'not valid JSON' },
     { name: 'nested unknown field', raw: { memories: { topN: 3, [SECRET.slice(0, 2)]: SECRET } }, path: 'context_rules.memories', mentions: 'unknown field' },
+    { name: 'a Chinese key', raw: { surrounding: 10, [SECRET]: true }, path: 'context_rules', mentions: 'an unknown field' },
+    { name: 'a very long key', raw: { ['reallyLongFieldNameThatGoesOnAndOnForever'.repeat(2)]: 1 }, path: 'context_rules', mentions: 'an unknown field' },
+    { name: 'a key with spaces', raw: { 'my secret note': 1, also: 2 }, path: 'context_rules', mentions: 'unknown fields `also` and 1 more' },
     { name: 'nested wrong type', raw: { history: { turns: SECRET } }, path: 'context_rules.history.turns', mentions: 'expected number' },
     { name: 'bad name inside the character list', raw: { characters: ['Alice', 5] }, path: 'context_rules.characters[1]', mentions: 'expected string' },
     { name: 'nested topN out of range', raw: { memories: { topN: 500 } }, path: 'context_rules.memories.topN', mentions: 'at most 50' },
@@ -39,6 +42,11 @@ describe('004 注入规则不可解析/非法', () => {
     expect(error.message).toContain(mentions);
     expect(error.message).not.toContain(SECRET);
     expect(JSON.stringify(error.details)).not.toContain(SECRET);
+    // No key longer than 32 characters or outside identifier characters reaches the message.
+    for (const quoted of error.message.match(/`[^`]*`/gu) ?? []) expect(quoted.slice(1, -1)).toMatch(/^[\w$.[\]-]{1,64}$/u);
+    expect(error.message).not.toContain('ForeverreallyLong');
+    expect(error.message).not.toContain('my secret note');
+    expect(error.message).not.toContain(SECRET.slice(0, 2));
   });
 });
 

@@ -52,9 +52,15 @@ export function isIdle(wm: WorkingMemory, now: number, idleMs = WORKING_MEMORY_I
   return now - wm.updatedAt > idleMs;
 }
 
+/** A lone Han character (样, 的…) is a fragment the segmenter left, never a topic by itself. */
+const LONE_HAN = /^\p{Script=Han}$/u;
+const HAN_END = /\p{Script=Han}$/u;
+const HAN_START = /^\p{Script=Han}/u;
+
 /**
  * The topic: a code symbol if the latest message names one, else the keywords that recur most in the
- * last three user messages (newer messages weigh more). Null when nothing stands out.
+ * last three user messages (newer messages weigh more). Chinese compounds the segmenter splits (机器|学习,
+ * 截止|日期) are put back together when the text has them side by side. Null when nothing stands out.
  */
 export function heuristicTopic(recentUserTexts: readonly string[]): string | null {
   const latest = recentUserTexts.at(-1) ?? '';
@@ -71,12 +77,37 @@ export function heuristicTopic(recentUserTexts: readonly string[]): string | nul
       weights.set(key, entry);
     }
   });
-  const ranked = [...weights.values()].sort((a, b) => b.weight - a.weight);
-  if (ranked.length === 0) return null;
-  return ranked
-    .slice(0, 2)
-    .map((r) => r.word)
-    .join(' ');
+  const all = [...weights.values()].sort((a, b) => b.weight - a.weight).map((r) => r.word);
+  const ranked = all.filter((w) => !LONE_HAN.test(w));
+  const [first] = ranked;
+  if (!first) return null;
+  // Partners may be lone characters (数据|库): joined, they are a word again — grown while the text
+  // has the longer form (数据库|迁移 → 数据库迁移).
+  let partners = all.filter((w) => w !== first).slice(0, 4);
+  let compound: string | null = null;
+  for (let grown = joinedCompound(first, partners, window); grown; grown = joinedCompound(grown, partners, window)) {
+    const word = grown;
+    partners = partners.filter((p) => !word.includes(p));
+    compound = word;
+  }
+  return compound ?? ranked.slice(0, 2).join(' ');
+}
+
+/**
+ * `word` and one of `others` written together as one Chinese word in `texts` (either order): the form
+ * the texts use most often, or null when none is written that way.
+ */
+function joinedCompound(word: string, others: readonly string[], texts: readonly string[]): string | null {
+  let best: { text: string; count: number } | null = null;
+  for (const other of others) {
+    for (const [a, b] of [[word, other], [other, word]] as const) {
+      if (!HAN_END.test(a) || !HAN_START.test(b)) continue;
+      const joined = `${a}${b}`;
+      const count = texts.reduce((n, t) => n + t.split(joined).length - 1, 0);
+      if (count > 0 && (!best || count > best.count)) best = { text: joined, count };
+    }
+  }
+  return best?.text ?? null;
 }
 
 const VARIABLE_PATTERNS: readonly RegExp[] = [

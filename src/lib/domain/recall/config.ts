@@ -8,8 +8,6 @@ export interface RetrievalConfig {
   // ── turn recall (recall.search) ────────────────────────────────────────────────
   /** A reply borrows part of its neighbours' match (the question it answers holds the words). */
   neighbours: boolean;
-  /** Two-stage: a session's own relevance (its best turns together) is fused into each turn's rank. */
-  sessionStage: boolean;
   /** Time expressions ("last Saturday", "去年圣诞节") resolved against the clock: the recency term becomes temporal fit. */
   timeAware: boolean;
   /** Who said it: first person → the user's turns; a named participant → the turns that person wrote. */
@@ -34,10 +32,6 @@ export interface RetrievalConfig {
   neighbourWeight: number;
   /** … and the share a reply borrows from the question right before it. */
   answerWeight: number;
-  /** Reciprocal rank fusion constant (Cormack et al. 2009 use 60; smaller trusts the top ranks more). */
-  rrfK: number;
-  /** Weight of the session ranking in the fusion (the turn ranking has weight 1). */
-  sessionWeight: number;
   /** Re-ranking: context × (1 − coverageWeight + coverageWeight × coverage) … */
   coverageWeight: number;
   /** … × (1 − answerTypeWeight) when the question asks for a time/number/place/person/duration the turn lacks. */
@@ -52,7 +46,6 @@ export interface RetrievalConfig {
 
 export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze({
   neighbours: true,
-  sessionStage: true,
   timeAware: true,
   speakerCue: true,
   termPruning: true,
@@ -63,19 +56,16 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   candidates: 100,
   neighbourWeight: 0.5,
   answerWeight: 1,
-  rrfK: 20,
-  sessionWeight: 0.5,
   coverageWeight: 0.5,
   answerTypeWeight: 0.2,
   speakerBoost: 2,
   pruneShare: 0.1,
-  rankBudget: 2000,
+  rankBudget: 1000,
 });
 
 /** The switchable techniques, in the order the ablation reports them. */
 export const RETRIEVAL_TECHNIQUES = [
   'neighbours',
-  'sessionStage',
   'timeAware',
   'speakerCue',
   'termPruning',
@@ -88,7 +78,7 @@ export const RETRIEVAL_TECHNIQUES = [
 export type RetrievalTechnique = (typeof RETRIEVAL_TECHNIQUES)[number];
 
 /** Which path each technique acts on: turn recall (recall.search) or memory retrieval (memory.retrieve). */
-export const RECALL_TECHNIQUES = ['neighbours', 'sessionStage', 'timeAware', 'speakerCue', 'termPruning', 'rerank'] as const satisfies readonly RetrievalTechnique[];
+export const RECALL_TECHNIQUES = ['neighbours', 'timeAware', 'speakerCue', 'termPruning', 'rerank'] as const satisfies readonly RetrievalTechnique[];
 export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion'] as const satisfies readonly RetrievalTechnique[];
 
 /** Every technique of a path switched off: the seed formulas over plain full-text candidates. */

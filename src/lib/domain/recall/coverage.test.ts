@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lightStem, termCoverage } from './coverage';
+import { coverageMatcher, lightStem, termCoverage } from './coverage';
 
 describe('lightStem', () => {
   it.each([
@@ -33,5 +33,17 @@ describe('termCoverage', () => {
     expect(termCoverage('昨天讨论了缓存淘汰策略', [{ keyword: '缓存', weight: 1 }])).toBe(1);
     expect(termCoverage('processPayment has a race', [{ keyword: 'processPayment', weight: 1 }])).toBe(1);
     expect(termCoverage('process the payment', [{ keyword: 'processPayment', weight: 1 }])).toBe(0);
+  });
+});
+
+describe('coverageMatcher', () => {
+  it.each([
+    ['a plural with -ies meets its -y stem', 'She loves the stories about dragons.', [{ keyword: 'story', weight: 1 }], 1],
+    ['a word that only starts like the term does not count', 'The storyline was dull.', [{ keyword: 'story', weight: 1 }], 0],
+    ['all words of a multi-word keyword are needed', 'The sunrise over the lake.', [{ keyword: 'lake sunset', weight: 1 }], 0],
+    ['full-width text is normalised first', 'ＰＹＴＨＯＮ　ｔｉｐｓ', [{ keyword: 'python', weight: 1 }], 1],
+    ['no terms cover nothing', 'anything', [], 0],
+  ] as const)('%s', (_, text, terms, want) => {
+    expect(coverageMatcher(terms)(text)).toBeCloseTo(want, 10);
   });
 });

@@ -24,25 +24,52 @@ export function lightStem(word: string): string {
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;
+const ASCII = /^[\x00-\x7f]*$/u;
 
-/** Stems of the text's words; CJK runs are matched as substrings instead (no segmenter: this runs per candidate). */
-function words(text: string): string[] {
-  return text.normalize('NFKC').toLowerCase().match(WORD) ?? [];
+/** Lower-cased NFKC text; ASCII (most of a long code answer) needs no normalising. */
+const normalise = (text: string) => (ASCII.test(text) ? text.toLowerCase() : text.normalize('NFKC').toLowerCase());
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+
+/** Does the (normalised) text hold a word whose stem is `stem`? Words carrying it start with `needle`. */
+function stemMatcher(stem: string): (normal: string) => boolean {
+  // A stem is its word minus a suffix, except "stories" → "story": the y may be an ie in the word.
+  const needle = stem.length > 1 && stem.endsWith('y') ? stem.slice(0, -1) : stem;
+  const words = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRe(needle)}[\\p{L}\\p{N}_]*`, 'gu');
+  return (normal) => {
+    if (!normal.includes(needle)) return false;
+    for (const m of normal.matchAll(words)) if (lightStem(m[0]) === stem) return true;
+    return false;
+  };
 }
 
-/** Weighted share (0..1) of the terms found in `text`; CJK terms are found as substrings. */
-export function termCoverage(text: string, terms: readonly WeightedTerm[]): number {
-  if (terms.length === 0) return 0;
-  const normal = text.normalize('NFKC').toLowerCase();
-  const own = new Set(words(text).map(lightStem));
-  let found = 0;
+/**
+ * The weighted share (0..1) of the terms found in a text, as a function built once per question: the second stage
+ * calls it for every turn of the head. CJK terms are found as substrings (no segmenter per candidate); other terms
+ * when each of their words' stems is the stem of a word of the text. A text that does not contain a stem's letters
+ * is ruled out by one substring search, so a long answer without the term costs almost nothing.
+ */
+export function coverageMatcher(terms: readonly WeightedTerm[]): (text: string) => number {
   let total = 0;
-  for (const t of terms) {
-    total += t.weight;
-    const hit = hasCjk(t.keyword)
-      ? normal.includes(t.keyword.normalize('NFKC').toLowerCase())
-      : words(t.keyword).every((w) => own.has(lightStem(w)));
-    if (hit) found += t.weight;
-  }
-  return total > 0 ? found / total : 0;
+  for (const t of terms) total += t.weight;
+  const matchers = terms.map((t) => {
+    if (hasCjk(t.keyword)) {
+      const needle = normalise(t.keyword);
+      return { weight: t.weight, holds: (normal: string) => normal.includes(needle) };
+    }
+    const stems = (normalise(t.keyword).match(WORD) ?? []).map((w) => stemMatcher(lightStem(w)));
+    return { weight: t.weight, holds: (normal: string) => stems.length > 0 && stems.every((has) => has(normal)) };
+  });
+  return (text) => {
+    if (!(total > 0)) return 0;
+    const normal = normalise(text);
+    let found = 0;
+    for (const m of matchers) if (m.holds(normal)) found += m.weight;
+    return found / total;
+  };
+}
+
+/** Weighted share (0..1) of the terms found in `text` (one text; see coverageMatcher). */
+export function termCoverage(text: string, terms: readonly WeightedTerm[]): number {
+  return coverageMatcher(terms)(text);
 }

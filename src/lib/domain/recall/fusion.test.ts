@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fuseRanks, lexicalScores, ranksOf, sessionScores, withNeighbours, type Neighbours } from './fusion';
+import { lexicalScores, ranksOf, sumRanks, withNeighbours, type Neighbours } from './fusion';
 
 describe('lexicalScores', () => {
   it('scales bm25 ranks to the best one', () => {
@@ -30,32 +30,20 @@ describe('withNeighbours', () => {
   });
 });
 
-describe('sessionScores and ranksOf', () => {
-  it('sums each session’s best turns and ranks sessions by it', () => {
-    const scores = new Map([[1, 0.9], [2, 0.8], [3, 0.7], [4, 0.1], [5, 1]]);
-    const session = (id: number) => (id <= 4 ? 'a' : 'b');
-    const s = sessionScores(scores, session, 3);
-    expect(s.get('a')).toBeCloseTo(2.4, 10);
-    expect(s.get('b')).toBe(1);
-    expect(ranksOf(s)).toEqual(new Map([['a', 1], ['b', 2]]));
-  });
-
-  it('gives ties the same rank', () => {
-    expect(ranksOf(new Map([['x', 1], ['y', 1], ['z', 0.5]]))).toEqual(new Map([['x', 1], ['y', 1], ['z', 3]]));
+describe('ranksOf', () => {
+  it.each([
+    ['best first', new Map([['a', 0.9], ['b', 0.2], ['c', 0.5]]), new Map([['a', 1], ['c', 2], ['b', 3]])],
+    ['ties share the better rank', new Map([['x', 1], ['y', 1], ['z', 0.5]]), new Map([['x', 1], ['y', 1], ['z', 3]])],
+  ])('%s', (_, scores, want) => {
+    expect(ranksOf(scores)).toEqual(want);
   });
 });
 
-describe('fuseRanks', () => {
-  it.each([
-    ['first everywhere', [{ rank: 1, weight: 1 }, { rank: 1, weight: 0.5 }], 1],
-    ['unlisted everywhere', [{ rank: undefined, weight: 1 }], 0],
-  ])('%s → %s', (_, parts, want) => {
-    expect(fuseRanks(parts, 20)).toBeCloseTo(want, 10);
-  });
-
-  it('prefers a turn whose conversation also ranks high', () => {
-    const alone = fuseRanks([{ rank: 2, weight: 1 }, { rank: 9, weight: 0.5 }], 20);
-    const together = fuseRanks([{ rank: 3, weight: 1 }, { rank: 1, weight: 0.5 }], 20);
-    expect(together).toBeGreaterThan(alone);
+describe('sumRanks', () => {
+  it('adds each turn’s bm25 from queries over different terms, keeping turns only one of them found', () => {
+    const rare = new Map([[1, -5], [2, -3]]);
+    const common = new Map([[2, -1], [3, -2]]);
+    expect(sumRanks([rare, common])).toEqual(new Map([[1, -5], [2, -4], [3, -2]]));
+    expect(sumRanks([])).toEqual(new Map());
   });
 });

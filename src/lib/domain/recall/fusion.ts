@@ -1,13 +1,21 @@
 /**
- * Turning several rankings of the same turns into one context-similarity value (seed 002's third term):
+ * The lexical part of seed 002's context similarity, per turn:
  *
- *   bm25 per turn ──▶ lexical 0..1 ──▶ × speaker cue ──▶ + neighbours' share ──▶ turn ranking ─┐
- *                                                               └──▶ best turns per session ──▶ session ranking ─┤
- *                                                                                       reciprocal rank fusion ◀┘
+ *   bm25 per turn ──▶ lexical 0..1 ──▶ + neighbours' share ──▶ (× speaker cue, × second stage: rank-turns.ts)
  *
- * Pure functions over ids; the engine supplies ranks, neighbours and sessions. Every intermediate value is kept
- * for the explain view.
+ * Pure functions over ids; the engine supplies ranks and neighbours. Every intermediate value is kept for the
+ * explain view.
  */
+
+/**
+ * bm25 of one turn from several queries over disjoint sets of terms, summed per turn (bm25 is a sum over a query's
+ * terms, so a turn two queries found gets what one query over both sets would give it). FTS5: negative values.
+ */
+export function sumRanks<K>(parts: readonly ReadonlyMap<K, number>[]): Map<K, number> {
+  const out = new Map<K, number>();
+  for (const part of parts) for (const [id, r] of part) out.set(id, (out.get(id) ?? 0) + r);
+  return out;
+}
 
 /** FTS5 bm25 ranks (negative, lower is better) → 0..1 relative to the best rank among them. */
 export function lexicalScores<K>(ranks: ReadonlyMap<K, number>): Map<K, number> {
@@ -51,24 +59,6 @@ export function withNeighbours<K>(own: ReadonlyMap<K, number>, links: ReadonlyMa
   return out;
 }
 
-/** A session's relevance: the sum of its `top` best turn scores (one strong turn, or several good ones). */
-export function sessionScores<K, S>(scores: ReadonlyMap<K, number>, sessionOf: (id: K) => S | undefined, top = 3): Map<S, number> {
-  const per = new Map<S, number[]>();
-  for (const [id, s] of scores) {
-    const session = sessionOf(id);
-    if (session === undefined) continue;
-    const list = per.get(session) ?? [];
-    list.push(s);
-    per.set(session, list);
-  }
-  const out = new Map<S, number>();
-  for (const [session, list] of per) {
-    list.sort((a, b) => b - a);
-    out.set(session, list.slice(0, top).reduce((sum, s) => sum + s, 0));
-  }
-  return out;
-}
-
 /** 1-based ranks, best (highest score) first; ties share the better rank. */
 export function ranksOf<K>(scores: ReadonlyMap<K, number>): Map<K, number> {
   const sorted = [...scores].sort((a, b) => b[1] - a[1]);
@@ -81,24 +71,4 @@ export function ranksOf<K>(scores: ReadonlyMap<K, number>): Map<K, number> {
     out.set(id, rank);
   });
   return out;
-}
-
-export interface FusionPart {
-  /** 1-based rank in this ranking; undefined when the ranking does not list the item. */
-  rank: number | undefined;
-  weight: number;
-}
-
-/**
- * Reciprocal rank fusion (Cormack, Clarke & Büttcher 2009): Σ weight / (k + rank), divided by what rank 1 in every
- * ranking would give, so the result is 0..1 and 1 means "first everywhere".
- */
-export function fuseRanks(parts: readonly FusionPart[], k: number): number {
-  let sum = 0;
-  let max = 0;
-  for (const p of parts) {
-    max += p.weight / (k + 1);
-    if (p.rank !== undefined) sum += p.weight / (k + p.rank);
-  }
-  return max > 0 ? sum / max : 0;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameCandidates, recencyCue, roleCue } from './query-cues';
+import { nameCandidates, recencyCue, roleCue, withoutTimeWords } from './query-cues';
 
 describe('roleCue', () => {
   it.each([
@@ -44,5 +44,16 @@ describe('nameCandidates', () => {
     ['我和小明去了哪里', []],
   ])('%s → %j', (query, want) => {
     expect(nameCandidates(query)).toEqual(want);
+  });
+});
+
+describe('withoutTimeWords', () => {
+  it.each([
+    [['gardening', 'activity', 'two'], ['two weeks ago'], ['gardening', 'activity']],
+    [['bikes', 'service', 'March'], ['in March'], ['bikes', 'service']],
+    [['缓存', '方案'], ['去年圣诞节'], ['缓存', '方案']],
+    [['Redis', 'cache'], [], ['Redis', 'cache']],
+  ] as const)('%j without the words of %j → %j', (keywords, expressions, want) => {
+    expect(withoutTimeWords(keywords, expressions)).toEqual(want);
   });
 });

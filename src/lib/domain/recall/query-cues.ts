@@ -5,11 +5,12 @@
  *   "what did you recommend …", "你上次推荐的…"      → role cue 'assistant' (what you said is in your turns)
  *   "what am I currently …", "最近", "latest"        → recency cue          (newer beats older)
  *   "What did Caroline research?"                    → name candidates      (resolved to a speaker in the engine)
+ *   "What did I plant two weeks ago?"                → "two" is time, not topic (withoutTimeWords)
  *
  * Pure functions of the text; the engine decides what a cue does.
  */
 import { isStopWord } from '../text/keywords';
-import { scanTokens } from '../text/segment';
+import { scanTokens, segmentWords } from '../text/segment';
 
 export type RoleCue = 'user' | 'assistant' | null;
 
@@ -63,4 +64,15 @@ export function nameCandidates(query: string): string[] {
     if (!out.has(key)) out.set(key, word);
   }
   return [...out.values()];
+}
+
+/**
+ * The keywords left when the words of the question's resolved time expressions are taken out: "two weeks ago" is
+ * matched as a time range (time-fit.ts), so "two" must not also be searched as text ("How many bikes did I
+ * service in March?" searches bikes and service, in March). Case-insensitive; order kept.
+ */
+export function withoutTimeWords(keywords: readonly string[], expressions: readonly string[]): string[] {
+  if (expressions.length === 0) return [...keywords];
+  const timeWords = new Set(expressions.flatMap((e) => segmentWords(e).map((w) => w.toLowerCase())));
+  return keywords.filter((k) => !timeWords.has(k.toLowerCase()));
 }

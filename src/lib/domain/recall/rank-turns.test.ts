@@ -79,12 +79,11 @@ describe('rankTurns', () => {
     expect(hit?.matchedSymbols).toEqual(['processPayment']);
   });
 
-  it('fuses the session ranking: of two equal turns, the one in the more relevant conversation wins', () => {
-    const a = conversation(4, { session: 'a' });
-    const b = new Map([...conversation(4, { session: 'b' })].map(([id, f]) => [id + 10, { ...f, id: id + 10, prev: f.prev && f.prev + 10, next: f.next && f.next + 10 }]));
-    const facts = new Map([...a, ...b]);
-    const ranked = rankTurns(input({ facts, ftsRanks: new Map([[1, -1], [11, -1], [13, -0.9]]), config: { ...DEFAULT_RETRIEVAL_CONFIG, neighbours: false } }));
-    expect(order(ranked)[0]).toBe(11);
+  it('scores context relative to the best candidate, so the best match has context 1', () => {
+    const ranked = rankTurns(input({ ftsRanks: new Map([[1, -4], [3, -2]]), config: { ...DEFAULT_RETRIEVAL_CONFIG, neighbours: false } }));
+    expect(ranked.find((r) => r.id === 1)?.score.terms.context).toBe(1);
+    expect(ranked.find((r) => r.id === 3)?.score.terms.context).toBeCloseTo(0.5, 10);
+    expect(ranked.find((r) => r.id === 3)?.signals.turnRank).toBe(2);
   });
 });
 

@@ -1,16 +1,15 @@
 /**
  * Seed 002 recall over turns, every signal kept (issue 8). Pure: the engine supplies the candidates' facts.
  *
- *   context_similarity = RRF( turn ranking: bm25 × speaker cue, plus the neighbours' share,
- *                             session ranking: the session's best turns together )
+ *   context_similarity = (bm25 + the neighbours' share) × speaker cue × second-stage factor, relative to the best
  *   recency            = temporal fit / recent-decay / timeless (time-fit.ts)
  *   symbol_match       = the turn's symbol-index relevance for the query's symbols
  *   relevance          = symbol × 0.4 + recency × 0.3 + context × 0.3      (002 REQ-LTM-005, score.ts)
  */
 import { holdsAnswerType, type AnswerType } from './answer-type';
 import type { RetrievalConfig } from './config';
-import { termCoverage, type WeightedTerm } from './coverage';
-import { fuseRanks, lexicalScores, ranksOf, sessionScores, withNeighbours, type Neighbours } from './fusion';
+import { coverageMatcher, type WeightedTerm } from './coverage';
+import { lexicalScores, ranksOf, withNeighbours, type Neighbours } from './fusion';
 import { recallScore, symbolMatchScore, type RecallScore } from './score';
 import { recencyBasis, recencyTerm, type RecencyBasis } from './time-fit';
 import type { TimeRange } from '../text/time-calendar';
@@ -38,9 +37,8 @@ export interface TurnSignals {
   neighbour: number;
   /** The speaker-cue multiplier this turn got (1 = none). */
   speaker: number;
-  /** 1-based places in the turn and session rankings that were fused (null = not listed). */
+  /** 1-based place in the ranking by context similarity (null = not listed: found by symbol or time only). */
   turnRank: number | null;
-  sessionRank: number | null;
   recencyBasis: RecencyBasis;
   /** Re-ranking (null when the turn was not re-ranked): weighted share of the question's keywords covered … */
   coverage: number | null;
@@ -72,19 +70,27 @@ export interface RankTurnsInput {
   recentCue: boolean;
   /** Second-stage factors of the head (refineHead); absent in the first stage. */
   refined?: ReadonlyMap<number, Refinement>;
-  config: Pick<RetrievalConfig, 'neighbours' | 'sessionStage' | 'timeAware' | 'neighbourWeight' | 'answerWeight' | 'rrfK' | 'sessionWeight' | 'speakerBoost'>;
+  config: Pick<RetrievalConfig, 'neighbours' | 'timeAware' | 'neighbourWeight' | 'answerWeight' | 'speakerBoost'>;
 }
 
-export function rankTurns(input: RankTurnsInput): RankedTurn[] {
+/**
+ * What the first stage knows of one candidate; the second stage only rescales `lent × speaker` (rankScored), so
+ * the neighbour, symbol and recency work is done once per question.
+ */
+export interface TurnEvidence {
+  id: number;
+  /** The turn's lexical score plus its neighbours' share (0..1); 0 when it matched nothing itself or nearby. */
+  lent: number;
+  symbol: number;
+  recency: number;
+  signals: Omit<TurnSignals, 'turnRank' | 'coverage' | 'answerType'>;
+  matchedSymbols: string[];
+  ftsRank: number | null;
+}
+
+export function scoreTurns(input: Omit<RankTurnsInput, 'refined'>): TurnEvidence[] {
   const { facts, config: cfg } = input;
   const lexical = lexicalScores(input.ftsRanks);
-  const speakerOf = (id: number) => {
-    const f = facts.get(id);
-    return f && input.cued?.(f) ? cfg.speakerBoost : 1;
-  };
-  const own = new Map<number, number>();
-  for (const [id, s] of lexical) own.set(id, s * speakerOf(id));
-
   const links = new Map<number, Neighbours<number>>();
   if (cfg.neighbours) {
     for (const f of facts.values()) {
@@ -92,50 +98,68 @@ export function rankTurns(input: RankTurnsInput): RankedTurn[] {
       links.set(f.id, { prev: f.prev, next: f.next, prevWeight: answers ? cfg.answerWeight : cfg.neighbourWeight, nextWeight: cfg.neighbourWeight });
     }
   }
-  // A neighbour lends its plain lexical score; the cue multiplies the turn's total.
+  // A neighbour lends its plain lexical score; the cue multiplies the turn's total (rankScored).
   const lent = cfg.neighbours ? withNeighbours(lexical, links) : lexical;
-  const turnScores = new Map<number, number>();
-  for (const [id, s] of lent) turnScores.set(id, s * speakerOf(id) * (input.refined?.get(id)?.factor ?? 1));
-
-  const turnRanks = ranksOf(turnScores);
-  const sessionRanks = cfg.sessionStage ? ranksOf(sessionScores(turnScores, (id) => facts.get(id)?.sessionId)) : new Map<string, number>();
 
   let newest = 0;
   for (const f of facts.values()) newest = Math.max(newest, f.createdAt);
   const timeCtx = { now: input.now, ranges: input.ranges, recentCue: input.recentCue, timeAware: cfg.timeAware, newest };
   const basis = recencyBasis(timeCtx);
 
-  const out: RankedTurn[] = [];
+  const out: TurnEvidence[] = [];
   for (const f of facts.values()) {
-    const matched = input.symbolHits.get(f.id) ?? new Map<string, number>();
-    const symbol = symbolMatchScore(input.querySymbols, matched);
-    const turnRank = turnRanks.get(f.id);
-    const sessionRank = cfg.sessionStage ? sessionRanks.get(f.sessionId) : undefined;
-    const parts = [{ rank: turnRank, weight: 1 }];
-    if (cfg.sessionStage) parts.push({ rank: turnRank === undefined ? undefined : sessionRank, weight: cfg.sessionWeight });
-    const context = turnRank === undefined ? 0 : fuseRanks(parts, cfg.rrfK);
-    if (symbol === 0 && context === 0 && !input.timeLane.has(f.id)) continue;
-    const lane: CandidateLane = input.ftsRanks.has(f.id) ? 'text' : symbol > 0 ? 'symbol' : turnRank !== undefined ? 'neighbour' : 'time';
-    const neighbourIds = [f.prev, f.next].filter((x): x is number => x !== null);
+    const matched = input.symbolHits.get(f.id);
+    const symbol = matched ? symbolMatchScore(input.querySymbols, matched) : 0;
+    const own = lent.get(f.id) ?? 0;
+    if (symbol === 0 && own === 0 && !input.timeLane.has(f.id)) continue;
+    const lane: CandidateLane = input.ftsRanks.has(f.id) ? 'text' : symbol > 0 ? 'symbol' : own > 0 ? 'neighbour' : 'time';
+    const near = (n: number | null) => (n === null ? 0 : (lexical.get(n) ?? 0));
     out.push({
       id: f.id,
-      score: recallScore({ symbol, recency: recencyTerm(f.createdAt, timeCtx), context }),
+      lent: own,
+      symbol,
+      recency: recencyTerm(f.createdAt, timeCtx),
       signals: {
         lane,
         lexical: lexical.get(f.id) ?? 0,
-        neighbour: cfg.neighbours ? Math.max(0, ...neighbourIds.map((n) => lexical.get(n) ?? 0)) : 0,
-        speaker: speakerOf(f.id),
-        turnRank: turnRank ?? null,
-        sessionRank: sessionRank ?? null,
+        neighbour: cfg.neighbours ? Math.max(near(f.prev), near(f.next)) : 0,
+        speaker: input.cued?.(f) ? cfg.speakerBoost : 1,
         recencyBasis: basis,
-        coverage: input.refined?.get(f.id)?.coverage ?? null,
-        answerType: input.refined?.get(f.id)?.answerType ?? null,
       },
-      matchedSymbols: input.querySymbols.filter((q) => matched.has(q.toLowerCase())),
+      matchedSymbols: matched ? input.querySymbols.filter((q) => matched.has(q.toLowerCase())) : [],
       ftsRank: input.ftsRanks.get(f.id) ?? null,
     });
   }
   return out;
+}
+
+/**
+ * 002's relevance from the evidence, with the second stage's factors when given. Context similarity is the turn's
+ * score relative to the best candidate's: what makes a turn relevant is how much more of the question it (and the
+ * turn it answers) holds than the rest. (A fused session ranking, RRF of turn and session ranks, was measured and
+ * added nothing: docs/design/06-retrieval.md.)
+ */
+export function rankScored(evidence: readonly TurnEvidence[], refined?: ReadonlyMap<number, Refinement>): RankedTurn[] {
+  const turnScores = new Map<number, number>();
+  for (const e of evidence) if (e.lent > 0) turnScores.set(e.id, e.lent * e.signals.speaker * (refined?.get(e.id)?.factor ?? 1));
+  const turnRanks = ranksOf(turnScores);
+  let best = 0;
+  for (const s of turnScores.values()) best = Math.max(best, s);
+  return evidence.map((e) => {
+    const context = best > 0 ? (turnScores.get(e.id) ?? 0) / best : 0;
+    const r = refined?.get(e.id);
+    return {
+      id: e.id,
+      score: recallScore({ symbol: e.symbol, recency: e.recency, context }),
+      signals: { ...e.signals, turnRank: turnRanks.get(e.id) ?? null, coverage: r?.coverage ?? null, answerType: r?.answerType ?? null },
+      matchedSymbols: e.matchedSymbols,
+      ftsRank: e.ftsRank,
+    };
+  });
+}
+
+export function rankTurns(input: RankTurnsInput): RankedTurn[] {
+  return rankScored(scoreTurns(input), input.refined);
 }
 
 export interface RerankInput {
@@ -163,11 +187,12 @@ export interface Refinement {
 export function refineHead(input: RerankInput): Map<number, Refinement> {
   const { config: cfg } = input;
   const out = new Map<number, Refinement>();
+  const coverageOf = coverageMatcher(input.terms);
   for (const r of input.head) {
     const f = input.facts.get(r.id);
     const own = input.texts.get(r.id) ?? '';
     const prev = f?.prev != null && input.facts.get(f.prev)?.question ? (input.texts.get(f.prev) ?? '') : '';
-    const coverage = termCoverage(prev ? `${prev}\n${own}` : own, input.terms);
+    const coverage = coverageOf(prev ? `${prev}\n${own}` : own);
     const typed = input.answerType === null ? null : holdsAnswerType(own, input.answerType);
     const factor = (1 - cfg.coverageWeight + cfg.coverageWeight * coverage) * (typed === false ? 1 - cfg.answerTypeWeight : 1);
     out.set(r.id, { coverage, answerType: typed, factor });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diversify, MAX_HITS_PER_BLOCK, recallScore, symbolMatchScore } from './score';
+import { listHits, MAX_HITS_PER_BLOCK, recallScore, symbolMatchScore } from './score';
 
 type H = { id: string; block: string; relevance: number; createdAt: number };
 const h = (id: string, block: string, relevance: number, createdAt = 0): H => ({ id, block, relevance, createdAt });
@@ -21,21 +21,24 @@ describe('symbolMatchScore', () => {
   });
 });
 
-describe('diversify', () => {
-  it('keeps at most two hits per block, best first, ties to the newer', () => {
-    const out = diversify([h('a1', 'a', 0.9), h('a2', 'a', 0.8), h('a3', 'a', 0.7), h('b1', 'b', 0.6, 1), h('b2', 'b', 0.6, 2)], 4);
-    expect(MAX_HITS_PER_BLOCK).toBe(2);
-    expect(out.map((x) => x.id)).toEqual(['a1', 'a2', 'b2', 'b1']);
+describe('listHits', () => {
+  it('lists best first, ties to the newer, with no cap per block', () => {
+    const out = listHits([h('a1', 'a', 0.9), h('a2', 'a', 0.8), h('a3', 'a', 0.7), h('b1', 'b', 0.6, 1), h('b2', 'b', 0.6, 2)], 4);
+    expect(out.map((x) => x.id)).toEqual(['a1', 'a2', 'a3', 'b2']);
   });
 
-  it('lists a summarised block’s summary in place of its third relevant turn, once', () => {
+  it.each([
+    ['before the block’s third relevant turn, once', 5, ['a1', 'a2', 'summary-a', 'a3', 'a4']],
+    ['even when the list then ends with the summary', 3, ['a1', 'a2', 'summary-a']],
+  ])('lists a summarised block’s summary %s', (_, limit, want) => {
     const hits = [h('a1', 'a', 0.9), h('a2', 'a', 0.8), h('a3', 'a', 0.7), h('a4', 'a', 0.65), h('b1', 'b', 0.6)];
-    const out = diversify(hits, 5, { standIn: (block, skipped) => (block === 'a' ? { ...skipped, id: 'summary-a' } : null) });
-    expect(out.map((x) => x.id)).toEqual(['a1', 'a2', 'summary-a', 'b1']);
+    const out = listHits(hits, limit, { standIn: (block, hit) => (block === 'a' ? { ...hit, id: 'summary-a' } : null) });
+    expect(out.map((x) => x.id)).toEqual(want);
   });
 
-  it('takes no slot for a summary when the block fits in the list', () => {
-    const out = diversify([h('a1', 'a', 0.9), h('b1', 'b', 0.8)], 5, { standIn: (_, s) => ({ ...s, id: 'summary' }) });
-    expect(out.map((x) => x.id)).toEqual(['a1', 'b1']);
+  it('takes no slot for a summary when the block has no more relevant turns than MAX_HITS_PER_BLOCK', () => {
+    expect(MAX_HITS_PER_BLOCK).toBe(2);
+    const out = listHits([h('a1', 'a', 0.9), h('b1', 'b', 0.8), h('a2', 'a', 0.7)], 5, { standIn: (_, s) => ({ ...s, id: 'summary' }) });
+    expect(out.map((x) => x.id)).toEqual(['a1', 'b1', 'a2']);
   });
 });

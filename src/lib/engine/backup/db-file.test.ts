@@ -4,6 +4,9 @@ import { migrate } from '../store/migrate';
 import { migrations } from '../store/migrations';
 import { loadSqlite3, openWasmDatabase } from '../store/open-wasm';
 import { expectOk, T0 } from '../testing';
+import { SEGMENTER_VERSION } from '../../domain/text';
+import { SEGMENTER_META_KEY } from '../store/fts-reindex';
+import { importDbFile, quickCheck, type QuickCheck } from './db-file';
 import { dbFileAccess } from './db-file-access';
 import { fillEveryTable } from './test-fill';
 import { createBackupTestEngine, dumpDatabase, ftsDigest, type BackupTestEngine } from './testing';
@@ -102,6 +105,42 @@ describe('database file', () => {
     a.driver.run("INSERT INTO schema_version (version, name, applied_at) VALUES (99, '0099-future', 0)");
     const error = await refusal(await createBackupTestEngine(), await dbFileOf(a));
     expect(error).toMatchObject({ code: 'UNSUPPORTED_VERSION', details: { schemaVersion: 99 } });
+  });
+
+  it('a swap that fails its check once in place is undone: the previous database goes back in', async () => {
+    const t = await createBackupTestEngine({ idPrefix: 't' });
+    await fillEveryTable(t);
+    const other = await createBackupTestEngine({ idPrefix: 'o' });
+    await fillEveryTable(other, ' (other)');
+    const before = await dumpDatabase(t);
+    let checks = 0;
+    // The first check (right after the swap) finds a problem; the one after putting back finds none.
+    const flaky: QuickCheck = (driver) => (checks++ === 0 ? ['*** in database main *** Page 7: btreeInitPage() returns error code 11'] : quickCheck(driver));
+    await expect(importDbFile(t, await dbFileOf(other), { quickCheck: flaky })).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringMatching(/previous database was put back\. Nothing was changed\.$/),
+      details: { restored: true },
+    });
+    expect(await dumpDatabase(t)).toEqual(before);
+    expect(t.log.lines).toContainEqual(expect.objectContaining({ level: 'error', event: 'backup.db-import-quick-check' }));
+    expect(expectOk(await t.engine.call('search.messages', { query: 'PaymentHandler' })).total).toBe(2);
+  });
+
+  it('after a swap nothing of the old database stays in memory: working memories and the segmenter check', async () => {
+    const t = await createBackupTestEngine();
+    const s = expectOk(await t.engine.call('session.create', {}));
+    expectOk(await t.engine.call('message.append', { sessionId: s.id, role: 'user', content: '数据库用 SQLite' }));
+    // The file: this conversation with one turn, indexed (it says) by another segmenter version.
+    t.driver.run("UPDATE meta SET value = 'older-segmenter' WHERE key = ?", [SEGMENTER_META_KEY]);
+    const file = await dbFileOf(t);
+    t.driver.run('UPDATE meta SET value = ? WHERE key = ?', [SEGMENTER_VERSION, SEGMENTER_META_KEY]);
+    expectOk(await t.engine.call('message.append', { sessionId: s.id, role: 'user', content: '截止日期是周五' }));
+    expect(expectOk(await t.engine.call('workingMemory.get', { sessionId: s.id })).turnCount).toBe(2);
+    expectOk(await t.engine.call('backup.importDbFile', { file, confirm: true }));
+    const wm = expectOk(await t.engine.call('workingMemory.get', { sessionId: s.id }));
+    expect(wm.turnCount).toBe(1);
+    expect(wm.contextVariables).not.toHaveProperty('截止日期');
+    expect(t.driver.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [SEGMENTER_META_KEY])?.value).toBe(SEGMENTER_VERSION);
   });
 
   it('asks for confirmation in the call itself', async () => {

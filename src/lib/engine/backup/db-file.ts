@@ -46,8 +46,8 @@ export const MAX_DB_FILE_BYTES = 1024 * 1024 * 1024;
 const PAGES_PER_READ = 256;
 const MAGIC = 'SQLite format 3\u0000';
 
-export function exportDbFile(env: Pick<EngineEnv, 'driver' | 'clock'>): DbFileExport {
-  const { driver } = env;
+/** Every page of the live database, read in ranges inside one transaction (a consistent image). */
+function readPages(driver: SqlDriver): { parts: Uint8Array[]; schemaVersion: number } {
   const parts: Uint8Array[] = [];
   let schemaVersion = 0;
   driver.transaction(() => {
@@ -61,6 +61,11 @@ export function exportDbFile(env: Pick<EngineEnv, 'driver' | 'clock'>): DbFileEx
       for (const r of rows) parts.push(r.data);
     }
   });
+  return { parts, schemaVersion };
+}
+
+export function exportDbFile(env: Pick<EngineEnv, 'driver' | 'clock'>): DbFileExport {
+  const { parts, schemaVersion } = readPages(env.driver);
   const file = new Blob(parts as BlobPart[], { type: 'application/vnd.sqlite3' });
   const day = new Date(env.clock.now()).toISOString().slice(0, 10);
   return { file, fileName: `engram-${day}.sqlite3`, bytes: file.size, schemaVersion };
@@ -75,12 +80,36 @@ async function readBytes(blob: Blob): Promise<Uint8Array> {
   if (blob.size < 512) throw invalid('this is not an SQLite database');
   const head = new TextDecoder('latin1').decode(await blob.slice(0, 16).arrayBuffer());
   if (head !== MAGIC) throw invalid('this is not an SQLite database');
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  // A WAL-mode image (the Node host's) is self-contained once checkpointed: open it in rollback mode.
+  return rollbackHeader(new Uint8Array(await blob.arrayBuffer()));
+}
+
+/** A WAL-mode image (ours on OPFS, the Node host's) is self-contained once checkpointed: open it in rollback mode. */
+function rollbackHeader(bytes: Uint8Array): Uint8Array {
   if (bytes[18] === 2) bytes[18] = 1;
   if (bytes[19] === 2) bytes[19] = 1;
   return bytes;
 }
+
+/** The live database as one image, in the JS heap (not the WASM heap the import already fills). */
+function liveImage(driver: SqlDriver): Uint8Array {
+  const { parts } = readPages(driver);
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
+  return rollbackHeader(bytes);
+}
+
+export type QuickCheck = (driver: SqlDriver) => string[];
+
+/** SQLite's quick_check: the problems it finds ('ok' alone means none). */
+export const quickCheck: QuickCheck = (driver) =>
+  driver
+    .all<{ quick_check: string }>('PRAGMA quick_check')
+    .map((r) => r.quick_check)
+    .filter((m) => m !== 'ok');
 
 /** Opens `bytes` as a private in-memory database (freed on close). */
 function openCopy(access: DbFileAccess, bytes: Uint8Array): Database {
@@ -150,24 +179,59 @@ export async function checkDbFile(env: Pick<EngineEnv, 'driver' | 'clock'>, blob
   }
 }
 
-/** Replaces the live database with `blob` once it has passed every check; all or nothing. */
-export async function importDbFile(env: Pick<EngineEnv, 'driver' | 'clock' | 'log'>, blob: Blob): Promise<DbFileCheck> {
+/**
+ * Replaces the live database with `blob` once it has passed every check; all or nothing. The copy
+ * was checked before the swap; if the live database then fails quick_check anyway (the swap went
+ * wrong), the image taken just before the swap goes back in, and the import is refused.
+ */
+export async function importDbFile(
+  env: Pick<EngineEnv, 'driver' | 'clock' | 'log'>,
+  blob: Blob,
+  opts: { quickCheck?: QuickCheck } = {},
+): Promise<DbFileCheck> {
+  const check = opts.quickCheck ?? quickCheck;
   const access = dbFileAccess(env.driver);
   const bytes = await readBytes(blob);
   const copyDb = openCopy(access, bytes);
   const copy = createSqliteWasmDriver(copyDb);
   try {
-    const check = { ...inspectCopy(copy, env.driver, access, () => env.clock.now()), bytes: blob.size };
-    if (!check.ok) throw invalid(`the integrity check found ${check.problems.length} problem(s)`, { problems: check.problems });
+    const result = { ...inspectCopy(copy, env.driver, access, () => env.clock.now()), bytes: blob.size };
+    if (!result.ok) throw invalid(`the integrity check found ${result.problems.length} problem(s)`, { problems: result.problems });
     const livePageSize = env.driver.get<{ n: number }>('SELECT page_size AS n FROM pragma_page_size()')?.n ?? 0;
     if (copy.get<{ n: number }>('SELECT page_size AS n FROM pragma_page_size()')?.n !== livePageSize) copy.exec(`PRAGMA page_size = ${livePageSize}; VACUUM`);
+    // From here to the end nothing awaits: no other call sees the database between the swap and its check.
+    const previous = liveImage(env.driver);
     swapInto(access, copyDb);
-    const quick = env.driver.all<{ quick_check: string }>('PRAGMA quick_check').map((r) => r.quick_check);
-    if (quick.join() !== 'ok') env.log.error('backup.db-import-quick-check', { problems: quick.length });
-    env.log.info('backup.db-imported', { bytes: blob.size, from: check.schemaVersion, to: check.currentSchema });
-    return check;
+    const problems = check(env.driver);
+    if (problems.length > 0) {
+      const restored = putBack(access, previous, env.driver, check);
+      env.log.error('backup.db-import-quick-check', { problems: problems.length, restored });
+      throw new EngineError(
+        'INTERNAL',
+        restored
+          ? 'The imported database failed its check once in place, so your previous database was put back. Nothing was changed.'
+          : 'The imported database failed its check once in place, and the previous one could not be put back. Export what you can, then import your latest backup.',
+        { problems: problems.slice(0, 20), restored },
+      );
+    }
+    env.log.info('backup.db-imported', { bytes: blob.size, from: result.schemaVersion, to: result.currentSchema });
+    return result;
   } finally {
     copy.close();
+  }
+}
+
+/** The image taken before a swap goes back in; true when the database then passes its check. */
+function putBack(access: DbFileAccess, image: Uint8Array, live: SqlDriver, check: QuickCheck): boolean {
+  let copy: Database | null = null;
+  try {
+    copy = openCopy(access, image);
+    swapInto(access, copy);
+    return check(live).length === 0;
+  } catch {
+    return false;
+  } finally {
+    copy?.close();
   }
 }
 

@@ -137,6 +137,10 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
       staged = null;
       return true;
     },
+    /** The database was replaced: a previewed file's counts no longer hold. */
+    discardAll(): void {
+      staged = null;
+    },
   };
 }
 

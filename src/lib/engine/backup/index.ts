@@ -14,15 +14,17 @@ import { createImportService } from './import-service';
 export function createBackupServices(deps: { env: EngineEnv; files: ProjectFileStore | undefined }) {
   const { env } = deps;
   const exports = createExportService({ env, files: deps.files });
+  const imports = createImportService({ env, files: deps.files });
   return {
     exports,
-    imports: createImportService({ env, files: deps.files }),
+    imports,
     exportDbFile: () => exportDbFile(env),
     checkDbFile: (file: Blob) => checkDbFile(env, file),
     async importDbFile(file: Blob) {
       const check = await importDbFile(env, file);
-      // Open export cursors point at rows of the database that was just replaced.
+      // Open export cursors and a previewed import were read against the database just replaced.
       exports.cancelAll();
+      imports.discardAll();
       return check;
     },
   };

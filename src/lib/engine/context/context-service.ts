@@ -119,6 +119,8 @@ export function createContextService(deps: ContextDeps) {
       deps.rolling.roll(session.id);
       deps.compaction.maybeCompact(session.id);
     }
+    // The same for a project's skill runs, inside their L4 source (run-history.ts).
+    const runHistory = input.kind === 'skill' && projectId !== null && wants('summaries');
 
     // L5 first: L4's history starts where the rolling window ends.
     let firstWindowTurn = (session?.turnCount ?? 0) + 1;
@@ -148,7 +150,8 @@ export function createContextService(deps: ContextDeps) {
     const [l0, l1, l2raw, l3, ...l4parts] = await Promise.all([
       load('L0', () => rulesItems(skill)),
       cfg['memory.enable_user_profile'] ? load('L1', () => profileItems(deps.memory)) : skip('disabled'),
-      load('L2', () => preferenceItems(deps.rules, projectId)),
+      // 004 "可删除/关闭": switched off, L2 is masked to its fixed empty placeholder, never removed.
+      cfg['preferences.inject'] ? load('L2', () => preferenceItems(deps.rules, projectId)) : skip('disabled'),
       !projectId
         ? skip('no-project')
         : !needsFiles
@@ -171,6 +174,7 @@ export function createContextService(deps: ContextDeps) {
             ),
           )
         : null,
+      runHistory ? load('L4', () => deps.runHistory.load(projectId)) : null,
       history
         ? load('L4', () =>
             sessionSummaryItems(deps.contextQuery.recentSessionSummaries({ excludeSessionId: session?.id ?? null, limit: cfg['memory.session_summary_limit'] })),

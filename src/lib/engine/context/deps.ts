@@ -13,9 +13,11 @@ import type { RunRepo } from '../store/run-repo';
 import type { SessionRepo } from '../store/session-repo';
 import type { SettingsRepo } from '../store/settings-repo';
 import type { SummaryRepo } from '../store/summary-repo';
+import type { RunToolMemories } from '../store/run-tool-memories';
 import type { TraceRepo } from '../store/trace-repo';
 import type { Compaction } from './compaction';
 import type { MemoryPort } from './memory-port';
+import type { RunHistory } from './run-history';
 import type { SkillRegistry } from './skills';
 import type { ContextTuning } from './tuning';
 
@@ -38,8 +40,10 @@ export interface ContextDeps {
   documents: DocumentRepo;
   rules: RuleRepo;
   runs: RunRepo;
+  runToolMemories: RunToolMemories;
   traces: TraceRepo;
   feedback: FeedbackRepo;
   contextQuery: ContextQuery;
   compaction: Compaction;
+  runHistory: RunHistory;
 }

@@ -94,10 +94,14 @@ export function createFeedbackService(deps: ContextDeps) {
         }
       };
       const scope = run.projectId ? { scope: 'project' as const, projectId: run.projectId } : { scope: 'global' as const, projectId: null };
-      const events = deps.feedback.forLearning(run.skillId, run.projectId, LEARNING_WINDOW);
-      const learning: FeedbackResult['learning'] = { created: [], updated: [], skipped: [], ms: 0 };
-      for (const proposal of learnPreferences({ skillId: run.skillId, events, checkpoint })) apply(proposal, scope, learning);
-      if (learning.created.length > 0) rules.evictOverCap();
+      const paused = !deps.settings.get()['preferences.learning'];
+      const learning: FeedbackResult['learning'] = { created: [], updated: [], skipped: [], ms: 0, paused };
+      // Paused (settings): the event is kept for the record and for later, nothing is learned now.
+      if (!paused) {
+        const events = deps.feedback.forLearning(run.skillId, run.projectId, LEARNING_WINDOW);
+        for (const proposal of learnPreferences({ skillId: run.skillId, events, checkpoint })) apply(proposal, scope, learning);
+        if (learning.created.length > 0) rules.evictOverCap();
+      }
       learning.ms = Math.round(performance.now() - started);
       deps.env.log.info('feedback.recorded', { action: input.action, created: learning.created.length, updated: learning.updated.length });
       const { features: _features, ...stored } = event;

@@ -20,6 +20,7 @@ import type { MessageRepo } from '../store/message-repo';
 import { createProjectRepo } from '../store/project-repo';
 import { createRuleRepo } from '../store/rule-repo';
 import { createRunRepo } from '../store/run-repo';
+import { createRunToolMemories } from '../store/run-tool-memories';
 import type { SessionRepo } from '../store/session-repo';
 import type { SettingsRepo } from '../store/settings-repo';
 import type { SummaryRepo } from '../store/summary-repo';
@@ -31,6 +32,7 @@ import { createFeedbackService } from './feedback-service';
 import { createGraphService } from './graph-service';
 import type { MemoryPort } from './memory-port';
 import { createRulesService } from './rules-service';
+import { createRunHistory } from './run-history';
 import { createRunService } from './run-service';
 import { createSkillRegistry } from './skills';
 import { contextTuning } from './tuning';
@@ -48,20 +50,26 @@ export function createContextServices(base: {
   const { env } = base;
   const tuning = contextTuning(env.context);
   const summaries = base.summaries;
+  const files = env.files ?? memoryProjectFileStore(env.clock);
+  const documents = createDocumentRepo(env);
+  const runs = createRunRepo(env);
+  const feedback = createFeedbackRepo(env);
   const deps: ContextDeps = {
     ...base,
     tuning,
     recall: createRecallService(env),
-    files: env.files ?? memoryProjectFileStore(env.clock),
+    files,
     skills: createSkillRegistry(),
     projects: createProjectRepo(env),
-    documents: createDocumentRepo(env),
+    documents,
     rules: createRuleRepo(env),
-    runs: createRunRepo(env),
+    runs,
+    runToolMemories: createRunToolMemories(env),
     traces: createTraceRepo(env),
-    feedback: createFeedbackRepo(env),
+    feedback,
     contextQuery: createContextQuery(env),
     compaction: createCompaction({ env, summaries, counter: defaultTokenCounter, tuning }),
+    runHistory: createRunHistory({ files, documents, runs, feedback, tuning }),
   };
   const graph = createKnowledgeGraph(env);
   return {

@@ -9,15 +9,19 @@
  */
 import { EngineError } from '../../domain/errors';
 import type { ContextDeps } from './deps';
-import type { GenerationTrace, RunRecord, RunStatus, RunSummary } from './types';
+import type { GenerationTrace, RunDetail, RunStatus, RunSummary } from './types';
 
 /** 003 "判断有误": how much a learned rule's confidence drops when the user says the trace was wrong. */
 export const TRACE_PENALTY = 0.1;
 
 export function createRunService(deps: ContextDeps) {
   const { runs } = deps;
-  const strip = ({ inputChars: _inputChars, ...record }: ReturnType<typeof runs.mustFind>): RunRecord => record;
-  const summary = ({ layers: _l, memoryIds: _m, messages: _x, messagesPruned: _p, ...s }: RunRecord): RunSummary => s;
+  /** The run's memories that L4 did not place: the ones the model's search_memories found. */
+  const strip = ({ inputChars: _inputChars, ...record }: ReturnType<typeof runs.mustFind>): RunDetail => {
+    const placed = new Set(record.layers.find((l) => l.id === 'L4')?.items.filter((i) => i.id.startsWith('memory:')).map((i) => i.id.slice(7)));
+    return { ...record, toolMemoryIds: record.memoryIds.filter((id) => !placed.has(id)) };
+  };
+  const summary = ({ layers: _l, memoryIds: _m, toolMemoryIds: _t, messages: _x, messagesPruned: _p, ...s }: RunDetail): RunSummary => s;
 
   return {
     complete(input: { runId: string; status: Exclude<RunStatus, 'pending'>; messageId?: number }): RunSummary {
@@ -37,10 +41,10 @@ export function createRunService(deps: ContextDeps) {
       runs.finish(input.runId, input.status, input.messageId);
       return summary(strip(runs.mustFind(input.runId)));
     },
-    get: (runId: string): RunRecord => strip(runs.mustFind(runId)),
+    get: (runId: string): RunDetail => strip(runs.mustFind(runId)),
     list: (opts: { sessionId?: string; documentId?: string; limit: number }) => runs.list(opts),
     /** The run behind a chat reply: by run.complete's messageId, else by the reply's meta.runId. */
-    forMessage(messageId: number): RunRecord {
+    forMessage(messageId: number): RunDetail {
       const direct = runs.forMessage(messageId);
       if (direct) return strip(direct);
       const viaMeta = deps.messages.find(messageId)?.meta.runId;
@@ -73,6 +77,22 @@ export function createRunService(deps: ContextDeps) {
         });
       }
       return this.trace(input.runId);
+    },
+    /**
+     * 000 "主动记忆搜索" during a run: the memories search_memories returned were put in front of the
+     * model, so they count as accessed (001 access tracking) and are stored with the run (the inspector
+     * and the chat's "memory used" show them). Only while the run is generating (pending).
+     */
+    recordToolMemories(runId: string, memoryIds: readonly string[]): { added: string[] } {
+      const run = runs.mustFind(runId);
+      if (run.status !== 'pending') {
+        throw new EngineError('CONFLICT', `A tool result belongs to a run that is generating; this run (\`runId\`) is ${run.status}.`, { field: 'runId', status: run.status });
+      }
+      return deps.env.driver.transaction(() => {
+        const added = deps.runToolMemories.append(runId, memoryIds);
+        if (added.length > 0) deps.memory.markAccessed(added);
+        return { added };
+      });
     },
     sweep(): { timedOut: string[] } {
       return { timedOut: runs.sweep(deps.env.clock.now() - deps.tuning.pendingTtlMs) };

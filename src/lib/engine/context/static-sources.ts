@@ -67,6 +67,8 @@ const baseName = (path: string) => (path.split('/').pop() ?? '').replace(/\.[^.]
  * no rules and gets every file (L3's budget trims them).
  */
 export function wantedFile(path: string, rules: ContextRules | undefined): boolean {
+  // The skill-run history (run-history.ts) is L4 material, compact and changing: never a setting.
+  if (path.startsWith(`${SETTINGS_ROOT}/history/`)) return false;
   if (!rules) return true;
   const kind = kindOf(path);
   if (kind === 'character') {

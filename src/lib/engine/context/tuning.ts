@@ -16,6 +16,9 @@ export interface ContextTuning {
   compactMaxTokens: number;
   /** Rolling summaries left out of a compaction (the newest stay as they are). */
   compactKeepRecent: number;
+  /** 004 full → compact for a project's skill runs: finished runs not yet compacted, and how many stay out. */
+  runCompactMaxEntries: number;
+  runCompactKeepRecent: number;
   /** Recall hits from other conversations go into L4 only from this relevance on (002 score, 0..1). */
   recallMinRelevance: number;
   recallLimit: number;
@@ -29,6 +32,8 @@ export const DEFAULT_CONTEXT_TUNING: ContextTuning = {
   compactMaxEntries: 6,
   compactMaxTokens: 1_500,
   compactKeepRecent: 2,
+  runCompactMaxEntries: 20,
+  runCompactKeepRecent: 5,
   recallMinRelevance: 0.35,
   recallLimit: 3,
 };

@@ -39,10 +39,17 @@ export interface RunSummary {
 
 export interface RunRecord extends RunSummary {
   layers: LayerResult[];
+  /** Every long-term memory the run put before the model: L4's, then those search_memories found. */
   memoryIds: string[];
   /** The full prompt, or null once pruned (only the most recent RUN_MESSAGES_KEPT runs keep it). */
   messages: ContextMessage[] | null;
   messagesPruned: boolean;
+}
+
+/** A run as run.get shows it. */
+export interface RunDetail extends RunRecord {
+  /** The part of `memoryIds` the model found with search_memories (000 主动记忆搜索), not L4. */
+  toolMemoryIds: string[];
 }
 
 /** 003 GenerationTrace: which memories a generation rested on and how much (share of their tokens). */
@@ -100,7 +107,14 @@ export interface FeedbackEvent {
 export interface FeedbackResult {
   event: FeedbackEvent;
   /** What learning did, as data. */
-  learning: { created: string[]; updated: string[]; skipped: { key: string; reason: 'deleted' | 'confirmed' | 'modified' }[]; ms: number };
+  learning: {
+    created: string[];
+    updated: string[];
+    skipped: { key: string; reason: 'deleted' | 'confirmed' | 'modified' }[];
+    ms: number;
+    /** Learning is switched off (setting preferences.learning): the event was recorded, nothing learned. */
+    paused: boolean;
+  };
 }
 
 export interface Project {

@@ -1,4 +1,5 @@
 import type { Services } from '../services';
+import { ensureSegmenterVersion } from '../store/fts-reindex';
 import type { Handlers } from './index';
 
 type BackupMethod =
@@ -32,8 +33,26 @@ export function backupHandlers(s: Services): Handlers<BackupMethod> {
     'backup.checkDbFile': (input) => b.checkDbFile(input.file),
     'backup.importDbFile': async (input) => {
       const result = await b.importDbFile(input.file);
-      s.workingMemory.prune();
+      forgetOldDatabase(s);
       return result;
     },
   };
+}
+
+const PAGE = 200;
+
+/**
+ * After the whole database was replaced, nothing this worker remembers of the old one may stay: working
+ * memories go (a conversation the new file also has rebuilds its own from the new turns on demand), and
+ * the new file's full-text index is checked against our segmenter (ARCHITECTURE §5: re-index when it
+ * changed). Export cursors and staged imports were dropped by the backup service itself.
+ */
+function forgetOldDatabase(s: Services): void {
+  s.workingMemory.prune();
+  for (let offset = 0; ; offset += PAGE) {
+    const { items } = s.sessions.list({ limit: PAGE, offset, starredOnly: false });
+    for (const session of items) s.workingMemory.forget(session.id);
+    if (items.length < PAGE) break;
+  }
+  ensureSegmenterVersion(s.env);
 }

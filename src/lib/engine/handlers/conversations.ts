@@ -40,9 +40,9 @@ export function conversationHandlers(s: Services): Handlers<ConversationMethods>
       return report;
     },
     'message.append': (input) => s.conversation.append(input),
-    'message.list': ({ sessionId, ...opts }) => {
+    'message.list': ({ sessionId, afterId, ...opts }) => {
       s.sessions.mustFind(sessionId);
-      return s.messages.list(sessionId, opts);
+      return afterId === undefined ? s.messages.list(sessionId, opts) : messagesAfter(s, { sessionId, afterId, limit: opts.limit });
     },
     'message.get': ({ id }) => s.messages.mustFind(id),
     'message.update': ({ id, ...patch }) => s.messages.update(id, patch),
@@ -68,3 +68,17 @@ export function conversationHandlers(s: Services): Handlers<ConversationMethods>
   };
 }
 
+/**
+ * The `limit` messages after `afterId` in its conversation, oldest first. Messages are appended in turn
+ * order, so they are the next turns' messages: reading `limit` turns on from the anchor's turn (each
+ * turn holds at least one message) is enough.
+ */
+function messagesAfter(s: Services, q: { sessionId: string; afterId: number; limit: number }) {
+  const anchor = s.messages.find(q.afterId);
+  if (!anchor || anchor.sessionId !== q.sessionId)
+    throw new EngineError('NOT_FOUND', 'No message with that `afterId` in this conversation (it may have been deleted).', { field: 'afterId' });
+  return s.messages
+    .turns(q.sessionId, anchor.turnNo, anchor.turnNo + q.limit)
+    .filter((m) => m.id > q.afterId)
+    .slice(0, q.limit);
+}

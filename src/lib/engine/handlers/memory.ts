@@ -37,11 +37,14 @@ export function memoryHandlers(s: Services): Handlers<MemoryMethods> {
     'memory.restore': ({ id, version }) => m.undo.restore(id, version),
     'memory.retrieve': (input) => m.retrieval.retrieve(input),
     'memory.markAccessed': ({ ids }) => ({ updated: m.memories.markAccessed(ids) }),
-    'memory.search': (input) => {
+    'memory.search': ({ runId, ...input }) => {
       if (input.fromMs !== undefined && input.toMs !== undefined && input.fromMs > input.toMs) {
         throw new EngineError('INVALID_ARGUMENT', 'Invalid `toMs`: the range ends before `fromMs`.', { fields: ['toMs'] });
       }
-      return m.search.search(input);
+      const found = m.search.search(input);
+      // For the model of a run: what it is shown counts as used (001) and stays with the run.
+      if (runId !== undefined) s.context.runs.recordToolMemories(runId, found.items.map((i) => i.memory.id));
+      return found;
     },
     'memory.extract': (input) => m.extraction.extract(input),
     'memory.evict': () => m.eviction.run(),

@@ -105,8 +105,20 @@ export const contract = {
     errors: ['NOT_FOUND'],
     write: true,
   }),
+  /**
+   * A page of a conversation, oldest first: the newest `limit` messages, those just before `beforeId`
+   * ("load earlier"), or those just after `afterId` ("load later", after jumping to an old message).
+   * `afterId` must name a message of this conversation (NOT_FOUND otherwise).
+   */
   'message.list': call<Message[]>()({
-    input: z.strictObject({ sessionId: id, limit: z.number().int().min(1).max(1000).default(200), beforeId: messageId.optional() }),
+    input: z
+      .strictObject({
+        sessionId: id,
+        limit: z.number().int().min(1).max(1000).default(200),
+        beforeId: messageId.optional(),
+        afterId: messageId.optional(),
+      })
+      .refine((v) => v.beforeId === undefined || v.afterId === undefined, { message: 'give `beforeId` or `afterId`, not both', path: ['afterId'] }),
     errors: ['NOT_FOUND'],
   }),
   'message.get': call<Message>()({ input: z.strictObject({ id: messageId }), errors: ['NOT_FOUND'] }),
@@ -279,7 +291,10 @@ export const contract = {
   }),
   /** 001 "Memory access tracking": the memories that were placed in the model's context. */
   'memory.markAccessed': call<{ updated: number }>()({ input: z.strictObject({ ids: z.array(memoryInput.memoryId).min(1).max(100) }), write: true }),
-  /** 000 "主动记忆搜索": the model's search_memories(keyword, timeRange) tool. */
+  /**
+   * 000 "主动记忆搜索": the model's search_memories(keyword, timeRange) tool. With the `runId` of the
+   * generating run, what it returns is marked accessed and stored with the run (run.get toolMemoryIds).
+   */
   'memory.search': call<Mem.MemorySearchResult>()({
     input: z.strictObject({
       keyword: z.string().trim().min(1).max(200),
@@ -287,7 +302,9 @@ export const contract = {
       toMs: time.optional(),
       limit: z.number().int().min(1).max(50).default(10),
       projectId: id.nullable().optional(),
+      runId: id.optional(),
     }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
   }),
   /** 000 "原子记忆异步写入": after a reply, from the user's message (rules) or the model's memory_update. */
   'memory.extract': call<Mem.ExtractResult>()({
@@ -345,12 +362,12 @@ export const contract = {
     write: true,
   }),
   /** The inspector: a run's layers (tokens, budget, sources, cuts) and, for the 30 most recent, its prompt. */
-  'run.get': call<Ctx.RunRecord>()({ input: z.strictObject({ runId: id }), errors: ['NOT_FOUND'] }),
+  'run.get': call<Ctx.RunDetail>()({ input: z.strictObject({ runId: id }), errors: ['NOT_FOUND'] }),
   'run.list': call<Ctx.RunSummary[]>()({
     input: z.strictObject({ sessionId: id.optional(), documentId: id.optional(), limit: z.number().int().min(1).max(200).default(20) }),
   }),
   /** The run behind a chat reply. */
-  'run.forMessage': call<Ctx.RunRecord>()({ input: z.strictObject({ messageId }), errors: ['NOT_FOUND'] }),
+  'run.forMessage': call<Ctx.RunDetail>()({ input: z.strictObject({ messageId }), errors: ['NOT_FOUND'] }),
   /** 003 memory:trace:get ("为什么这样写？"): the memories a generation rested on, with influence weights. */
   'run.trace': call<Ctx.GenerationTrace>()({ input: z.strictObject({ runId: id }), errors: ['NOT_FOUND'] }),
   /** 003 memory:trace:feedback: "incorrect" about a learned rule lowers its confidence. */

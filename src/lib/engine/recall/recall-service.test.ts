@@ -60,8 +60,12 @@ describe('recall.search (issue 8 retrieval)', () => {
     expect(timeless.results.every((r) => r.explain.terms.recency === 1)).toBe(true);
   });
 
-  it('does not search words found in a large share of all turns while rarer ones remain', async () => {
-    const t = await engine();
+  it('does not search words found in a large share of all turns while rarer ones remain, once their lists are long', async () => {
+    // Pruning is a cost control: a list shorter than half a rank budget is read whatever the share.
+    const kept = await engine();
+    await chat(kept, [['user', 'Project status.'], ['assistant', 'Noted project.'], ['user', 'The project will move its queue to Kafka.']]);
+    expect((await ask(kept, 'project kafka')).query.pruned).toEqual([]);
+    const t = await engine({ rankBudget: 10 });
     const lines: ['user' | 'assistant', string][] = [];
     for (let i = 0; i < 20; i++) lines.push(['user', `Project status update number ${i}.`], ['assistant', `Noted project item ${i}.`]);
     lines.push(['user', 'The project will move its queue to Kafka.']);
@@ -69,6 +73,18 @@ describe('recall.search (issue 8 retrieval)', () => {
     const res = await ask(t, 'project kafka');
     expect(res.query.pruned).toEqual(['project']);
     expect(res.query.terms).toEqual(['kafka']);
+    expect(res.results[0]?.content).toContain('Kafka');
+  });
+
+  it('searches a rare word in full even when a common word of the question is only searched among its newest turns', async () => {
+    // rankBudget 4: "project" (12 turns) is common and windowed to its newest 4; "kafka" (1 old turn) is rare.
+    const t = await engine({ rankBudget: 4, termPruning: false });
+    const lines: ['user' | 'assistant', string][] = [['user', 'The project queue moves to Kafka next quarter.']];
+    for (let i = 0; i < 12; i++) lines.push(['assistant', `Project status update number ${i}.`]);
+    await chat(t, lines);
+    const res = await ask(t, 'project kafka');
+    expect(res.query.windowed).toBe(true);
+    expect(res.query.terms).toEqual(['project', 'kafka']);
     expect(res.results[0]?.content).toContain('Kafka');
   });
 

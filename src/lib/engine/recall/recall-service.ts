@@ -1,9 +1,10 @@
 import { retrievalConfig } from '../../domain/recall/config';
-import { nameCandidates, recencyCue, roleCue } from '../../domain/recall/query-cues';
+import { nameCandidates, recencyCue, roleCue, withoutTimeWords } from '../../domain/recall/query-cues';
 import { answerType } from '../../domain/recall/answer-type';
 import type { WeightedTerm } from '../../domain/recall/coverage';
-import { rankTurns, refineHead, type RankedTurn, type Refinement, type TurnFacts } from '../../domain/recall/rank-turns';
-import { diversify } from '../../domain/recall/score';
+import { rankScored, refineHead, scoreTurns, type RankedTurn, type Refinement, type TurnFacts } from '../../domain/recall/rank-turns';
+import { listHits } from '../../domain/recall/score';
+import { sumRanks } from '../../domain/recall/fusion';
 import { speakersFromMentions, type Role } from '../../domain/recall/speakers';
 import { recencyBasis } from '../../domain/recall/time-fit';
 import { buildMatchQuery } from '../../domain/text/fts-query';
@@ -12,7 +13,7 @@ import { querySymbols } from '../../domain/text/symbols';
 import { resolveTimeExpressions } from '../../domain/text/time-expressions';
 import type { EngineEnv } from '../env';
 import { selectTerms } from './term-selection';
-import { createTurnIndex, type SummaryBlock } from './turn-index';
+import { createTurnIndex, type SummaryBlock, type TurnText } from './turn-index';
 import type { RecallHit, RecallQueryInfo, RecallResponse } from './types';
 
 /** Turns a named time range adds as candidates (newest first), for questions like "what did we discuss yesterday". */
@@ -22,7 +23,7 @@ const NAME_MENTIONS = 200;
 const MAX_NAMES = 3;
 const SYMBOL_HITS = 50;
 /** The best text candidates whose neighbours are read (a reply to a weak match cannot reach the list anyway). */
-const NEIGHBOURED = 50;
+const NEIGHBOURED = 30;
 
 /** The ids of the `n` best bm25 ranks (lower is better). */
 function bestOf(ranks: ReadonlyMap<number, number>, n: number): Set<number> {
@@ -32,6 +33,8 @@ function bestOf(ranks: ReadonlyMap<number, number>, n: number): Set<number> {
 /** The head of the ranking that can reach a list of `limit`: limit × HEAD_FACTOR + HEAD_EXTRA. */
 const HEAD_FACTOR = 4;
 const HEAD_EXTRA = 20;
+
+type TextReader = (ids: Iterable<number>) => Map<number, TurnText>;
 
 type Light = Omit<RecallHit, 'content' | 'summary' | 'sessionTitle'> & { block: string; cover: SummaryBlock | undefined };
 
@@ -48,11 +51,12 @@ export interface RecallInput {
  * Seed 002 memory_recall, issue 8's retrieval (docs/design/06-retrieval.md):
  *
  *   query ─▶ keywords, symbols, time ranges, recency / role / name cues
- *        ─▶ candidates: bm25 over turns (common terms pruned, newest window at scale) ∪ symbol index ∪ time range
- *             ∪ their neighbouring turns
- *        ─▶ rankTurns: context = RRF(turn ranking with speaker cue and neighbours, session ranking);
+ *        ─▶ candidates: bm25 over turns — rare terms in full, common ones among their newest matches, the most
+ *             common pruned (term-plan.ts) — ∪ symbol index ∪ time range ∪ their neighbouring turns
+ *        ─▶ scoreTurns + rankScored: context = (bm25 + neighbours' share) × speaker cue, relative to the best;
  *                      recency = temporal fit; symbol match          → 002's relevance
- *        ─▶ diversify: ≤ 2 turns per block; a summarised block's summary stands for the rest of it
+ *        ─▶ second stage over the head (coverage, answer type), rankScored again
+ *        ─▶ listHits: best first; a summarised block with many relevant turns lists its summary once
  *
  * Works across all conversations (SC-LTM-004); the current session's most recent turns are left out, as they are
  * in the context in full.
@@ -60,6 +64,21 @@ export interface RecallInput {
 export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'retrieval'>) {
   const index = createTurnIndex(env.driver);
   const currentConfig = () => retrievalConfig(env.retrieval);
+
+  /** Turn texts read at most once per question: the second stage reads the head, the list shows a few of them. */
+  function textReader(): TextReader {
+    const known = new Map<number, TurnText>();
+    return (ids) => {
+      const missing = [...ids].filter((id) => !known.has(id));
+      if (missing.length) for (const [id, t] of index.texts(missing)) known.set(id, t);
+      const out = new Map<number, TurnText>();
+      for (const id of ids) {
+        const t = known.get(id);
+        if (t) out.set(id, t);
+      }
+      return out;
+    };
+  }
 
   /** Per conversation, the roles the question's names belong to, and the names that resolved. */
   function resolveNames(names: readonly string[]): { roles: Map<string, Set<Role>>; resolved: string[] } {
@@ -76,7 +95,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
     return { roles, resolved };
   }
 
-  /** Only the head of the ranking can reach a list of `limit` (≤ 2 per block); the rest is never read again. */
+  /** Only the head of the ranking can reach a list of `limit`; the rest is never read again. */
   function headOf(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, limit: number): RankedTurn[] {
     return [...ranked]
       .sort((a, b) => b.score.relevance - a.score.relevance || (facts.get(b.id)?.createdAt ?? 0) - (facts.get(a.id)?.createdAt ?? 0))
@@ -84,19 +103,19 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
   }
 
   /** Second stage with the head's texts (and the questions its replies answer): coverage and answer type. */
-  function refine(head: RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, opts: { terms: WeightedTerm[]; query: string }): Map<number, Refinement> {
+  function refine(head: RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, opts: { terms: WeightedTerm[]; query: string; read: TextReader }): Map<number, Refinement> {
     const ids = new Set<number>();
     for (const r of head) {
       ids.add(r.id);
       const prev = facts.get(r.id)?.prev;
       if (prev != null && facts.get(prev)?.question) ids.add(prev);
     }
-    const texts = new Map([...index.texts(ids)].map(([id, t]) => [id, t.content] as const));
+    const texts = new Map([...opts.read(ids)].map(([id, t]) => [id, t.content] as const));
     return refineHead({ head, facts, texts, terms: opts.terms, answerType: answerType(opts.query), config: currentConfig() });
   }
 
   /** Ranked turns → the list shown: blocks diversified, summaries standing in for the rest of their block. */
-  function select(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, input: RecallInput): RecallHit[] {
+  function select(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, input: RecallInput, read: TextReader): RecallHit[] {
     const head = headOf(ranked, facts, input.limit);
     const headFacts = head.map((r) => facts.get(r.id)).filter((f): f is TurnFacts => f !== undefined);
     const blocks = new Map<string, SummaryBlock[]>();
@@ -122,24 +141,24 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
         explain: { ...r.score, matchedSymbols: r.matchedSymbols, ftsRank: r.ftsRank, signals: r.signals },
       });
     }
-    const chosen = diversify(light, input.limit, {
-      // A summarised block with more relevant turns than it may show: its summary stands for the rest.
-      standIn: (_block, skipped): Light | null =>
-        skipped.cover
+    const chosen = listHits(light, input.limit, {
+      // A summarised block with many relevant turns: its summary stands for them.
+      standIn: (_block, hit): Light | null =>
+        hit.cover
           ? {
-              ...skipped,
+              ...hit,
               turnId: null,
               turnNo: null,
               role: null,
-              summaryId: skipped.cover.id,
-              turnRange: [skipped.cover.startTurn, skipped.cover.endTurn] as [number, number],
-              createdAt: skipped.cover.createdAt,
+              summaryId: hit.cover.id,
+              turnRange: [hit.cover.startTurn, hit.cover.endTurn] as [number, number],
+              createdAt: hit.cover.createdAt,
               isSummary: true,
-              explain: { ...skipped.explain, matchedSymbols: [] },
+              explain: { ...hit.explain, matchedSymbols: [] },
             }
           : null,
     });
-    const texts = index.texts(chosen.flatMap((h) => (h.turnId === null ? [] : [h.turnId])));
+    const texts = read(chosen.flatMap((h) => (h.turnId === null ? [] : [h.turnId])));
     const summaryTexts = index.summaryTexts(chosen.flatMap((h) => (h.summaryId === null ? [] : [h.summaryId])));
     return chosen.map(({ block: _b, cover: _c, ...h }) => {
       const text = h.turnId === null ? undefined : texts.get(h.turnId);
@@ -175,8 +194,10 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
         }
       }
 
+      // The question's time is matched as time (temporal fit), not as text.
+      textKeywords = withoutTimeWords(textKeywords, times.map((t) => t.expression));
       const terms = selectTerms([...textKeywords, ...symbols], { index, config: cfg });
-      const ftsRanks = terms.match ? index.ranked(terms.match, { limit: cfg.candidates, from: terms.from }) : new Map<number, number>();
+      const ftsRanks = sumRanks(terms.lanes.map((lane) => index.ranked(lane.match, { limit: cfg.candidates, from: lane.from })));
       const symbolHits = index.symbolHits(symbols, SYMBOL_HITS);
       const timeLane = new Set(ranges.flatMap((r) => index.inRange(r, TIME_LANE)));
       // Candidates and their neighbouring turns (a neighbour-only turn is scored by what it borrows).
@@ -187,9 +208,11 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
       for (const [id, f] of facts) if (f.sessionId === input.currentSessionId && f.turnNo > excludeFrom) facts.delete(id);
 
       const stage = { facts, ftsRanks, symbolHits, querySymbols: symbols, timeLane, cued, now, ranges, recentCue, config: cfg };
-      let ranked = rankTurns(stage);
-      if (cfg.rerank) ranked = rankTurns({ ...stage, refined: refine(headOf(ranked, facts, input.limit), facts, { terms: terms.weighted, query: input.query }) });
-      const results = select(ranked, facts, input);
+      const evidence = scoreTurns(stage);
+      const read = textReader();
+      let ranked = rankScored(evidence);
+      if (cfg.rerank) ranked = rankScored(evidence, refine(headOf(ranked, facts, input.limit), facts, { terms: terms.weighted, query: input.query, read }));
+      const results = select(ranked, facts, input, read);
       return {
         results,
         totalSearched: index.totalSearched(),
@@ -199,7 +222,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
           symbols,
           terms: terms.kept,
           pruned: terms.pruned,
-          windowed: terms.from > 0,
+          windowed: terms.windowed,
           times: times.map((t) => ({ expression: t.expression, start: t.start, end: t.end })),
           recency: recencyBasis({ ranges, recentCue, timeAware: cfg.timeAware }),
           speaker,

@@ -38,12 +38,19 @@ export function createTurnIndex(driver: SqlDriver) {
     turnCountBound(): number {
       return driver.get<{ n: number }>('SELECT COALESCE(MAX(id), 0) AS n FROM messages')?.n ?? 0;
     },
-    /** How many turns match `match`, counting no further than `cap` (the cost is bounded by cap). */
-    matchCount(match: string, cap: number): number {
+    /**
+     * How many of the newest `cap` turns match `match`, and the lowest rowid among them: the cost is bounded by cap
+     * (FTS5 walks a term's rowids in descending order without reading the rest).
+     */
+    newestMatches(match: string, cap: number): { count: number; lowest: number | null } {
       try {
-        return driver.get<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)', [match, cap])?.n ?? 0;
+        const r = driver.get<{ n: number; lo: number | null }>(
+          'SELECT count(*) AS n, min(rowid) AS lo FROM (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?)',
+          [match, cap],
+        );
+        return { count: r?.n ?? 0, lowest: r?.lo ?? null };
       } catch {
-        return 0;
+        return { count: 0, lowest: null };
       }
     },
     /** The lowest rowid among the newest `budget` matches, or null when there are no more than `budget`. */

@@ -1,5 +1,6 @@
 import type { IpcError } from '../../domain/errors';
 import { t, tDynamic } from '../i18n/i18n.svelte';
+import { modelSettings } from './model-settings.svelte';
 
 export interface Notice {
   id: number;
@@ -33,21 +34,32 @@ export const notices = new Notices();
 
 /**
  * Where a failure carries a fixed `details.reason`, its text is translated by that reason; the engine's
- * own message (English, for logs and the Node host) then stays out of a translated page. Model failures
- * use the same texts as the model settings' connection test.
+ * own message (English, for logs and the Node host) then stays out of a translated page. A model
+ * failure names the model and server in force (the settings on this device), never the key.
  */
 const REASON_KEYS: Partial<Record<string, (reason: string) => string>> = {
   DB_UNAVAILABLE: (reason) => `common:errors.reasons.${reason}`,
-  MODEL_UNAVAILABLE: (reason) => `settings:model.reason.${reason}`,
-  TIMEOUT: (reason) => `settings:model.reason.${reason}`,
+  MODEL_UNAVAILABLE: (reason) => `common:errors.model.${reason}`,
+  TIMEOUT: (reason) => `common:errors.model.${reason}`,
 };
 
 type ShownError = IpcError | { code: string; message: string; details?: Record<string, unknown> };
 
+function modelVars(): Record<string, string> {
+  const { model, baseUrl } = modelSettings.current;
+  let origin = baseUrl;
+  try {
+    origin = new URL(baseUrl).origin;
+  } catch {
+    /* not a URL yet: shown as typed */
+  }
+  return { model, origin };
+}
+
 export function errorText(error: ShownError): string {
   const reason = error.details?.reason;
   const key = typeof reason === 'string' ? REASON_KEYS[error.code]?.(reason) : undefined;
-  const byReason = key ? tDynamic(key) : null;
+  const byReason = key ? tDynamic(key, error.code === 'DB_UNAVAILABLE' ? {} : modelVars()) : null;
   if (byReason !== null && byReason !== key) {
     // The CORS fix needs this page's own address (what OLLAMA_ORIGINS must allow).
     if (reason === 'cors') return `${byReason} ${t('settings:model.corsHint', { origin: typeof location === 'undefined' ? '' : location.origin })}`;

@@ -1,16 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_MODEL_SETTINGS } from '../../domain/llm/settings';
 import { i18n } from '../i18n/i18n.svelte';
 import { errorText } from './handle-error.svelte';
+import { modelSettings } from './model-settings.svelte';
 
-const hasLatinWords = (s: string) => /[A-Za-z]{4,}/.test(s.replace(/OLLAMA_ORIGINS|Engram|Ollama|CORS|ollama serve|\/v1/g, ''));
+/** English words left once names, commands and addresses (which stay as they are) are taken out. */
+const hasLatinWords = (s: string) =>
+  /[A-Za-z]{4,}/.test(s.replace(/https?:\/\/\S+|OLLAMA_ORIGINS=\S*|Engram|Ollama|CORS|API|ollama (serve|pull)|\/v1|qwen2\.5|localhost/g, ''));
 
 describe('errorText: what a person reads, in their language', () => {
+  beforeEach(() => modelSettings.set({ ...DEFAULT_MODEL_SETTINGS, provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5', apiKey: 'sk-never-shown' }));
   afterEach(() => i18n.setLocale('en'));
 
   it.each([
     ['MODEL_UNAVAILABLE', 'cors', /OLLAMA_ORIGINS=/],
     ['MODEL_UNAVAILABLE', 'server-down', /模型服务/],
-    ['MODEL_UNAVAILABLE', 'unknown-model', /模型/],
+    ['MODEL_UNAVAILABLE', 'unknown-model', /模型“qwen2\.5”没有安装在 http:\/\/127\.0\.0\.1:11434 上/],
     ['TIMEOUT', 'timeout', /./],
     ['DB_UNAVAILABLE', 'busy', /数据库/],
     ['DB_UNAVAILABLE', 'no-leader', /数据库/],
@@ -22,8 +27,11 @@ describe('errorText: what a person reads, in their language', () => {
     expect(hasLatinWords(text), text).toBe(false);
   });
 
-  it('English: the CORS advice names the variable to set', () => {
+  it('English: the CORS advice names the variable to set; an unknown model names the model; never the key', () => {
     expect(errorText({ code: 'MODEL_UNAVAILABLE', message: 'x', details: { reason: 'cors' } })).toMatch(/OLLAMA_ORIGINS=/);
+    const unknown = errorText({ code: 'MODEL_UNAVAILABLE', message: 'x', details: { reason: 'unknown-model' } });
+    expect(unknown).toContain('“qwen2.5” is not installed on http://127.0.0.1:11434');
+    expect(unknown).not.toContain('sk-never-shown');
   });
 
   it('a reason without its own text, or no reason, falls back to the code\'s text with the message', () => {

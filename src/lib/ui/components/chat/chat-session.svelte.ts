@@ -1,15 +1,16 @@
 import { budgetsForWindow } from '../../../domain/context/window-budgets';
 import type { Message } from '../../../domain/conversation/types';
-import { EngineError, type IpcError } from '../../../domain/errors';
-import { createProvider, runWithTools } from '../../../domain/llm';
-import { createSearchMemoriesTool } from '../../../domain/llm/search-memories-tool';
+import { EngineError, type IpcError, type IpcResponse } from '../../../domain/errors';
+import { createProvider } from '../../../domain/llm';
 import type { ChatMessage, ModelProvider } from '../../../domain/llm/types';
 import { systemClock } from '../../../domain/clock';
 import { connection } from '../../app/connection.svelte';
 import { errorText, notices } from '../../app/handle-error.svelte';
 import { modelSettings } from '../../app/model-settings.svelte';
 import { profileChangeNotice } from '../memory/profile-notice';
+import { generateReply, type GeneratedReply } from './generate-reply';
 import { i18n, t } from '../../i18n/i18n.svelte';
+import { emptyWindow, loadEarlier, loadLater, newestPage, pageAround, reread, type ListPage, type MessageWindow } from './message-paging';
 
 type Phase = 'idle' | 'saving' | 'building' | 'streaming';
 
@@ -33,30 +34,98 @@ export class ChatSession {
   /** The context build in flight, so Stop reaches it too (seed 004 "用户取消"). */
   #buildId: string | null = null;
   #lastUser: Message | null = null;
+  /** The conversation is shown a window at a time (message-paging.ts): is there more before / after it? */
+  hasEarlier = $state(false);
+  hasLater = $state(false);
+  paging = $state(false);
+  #pageSeq = 0;
+  #opening: Promise<{ found: boolean }> | null = null;
 
   get busy(): boolean {
     return this.phase !== 'idle';
   }
 
-  async open(sessionId: string | null): Promise<void> {
+  /** Opens a conversation on its newest page, or (from the recall page) on the page around `around`. */
+  async open(sessionId: string | null, opts: { around?: number } = {}): Promise<{ found: boolean }> {
     this.sessionId = sessionId;
     this.error = null;
     this.noModel = false;
     this.queued = null;
-    await this.reload();
+    this.#show(emptyWindow());
+    const opening = (async () => {
+      if (!sessionId) return { found: true };
+      if (opts.around === undefined) {
+        await this.#page(() => newestPage(this.#list(sessionId)));
+        return { found: true };
+      }
+      const res = await this.#page(() => pageAround(this.#list(sessionId), opts.around as number));
+      return { found: !res || res.found };
+    })();
+    this.#opening = opening;
+    try {
+      return await opening;
+    } finally {
+      if (this.#opening === opening) this.#opening = null;
+    }
   }
 
+  /** The shown stretch again (after a write anywhere); new messages join at the newest end. */
   async reload(): Promise<void> {
-    if (!this.sessionId) {
-      this.messages = [];
-      return;
+    // A write while a conversation opens: re-read what the opening shows, never race it.
+    if (this.#opening) await this.#opening;
+    const sessionId = this.sessionId;
+    if (!sessionId) return this.#show(emptyWindow());
+    await this.#page(() => reread(this.#list(sessionId), this.#window()));
+  }
+
+  async loadEarlier(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (sessionId && this.hasEarlier) await this.#page(() => loadEarlier(this.#list(sessionId), this.#window()));
+  }
+
+  async loadLater(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (sessionId && this.hasLater) await this.#page(() => loadLater(this.#list(sessionId), this.#window()));
+  }
+
+  /** Back to the newest messages (after jumping to an old one). */
+  async showLatest(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (sessionId) await this.#page(() => newestPage(this.#list(sessionId)));
+  }
+
+  #list(sessionId: string): ListPage {
+    return (q) => connection.engine.call('message.list', { sessionId, ...q });
+  }
+
+  #window(): MessageWindow {
+    return { messages: this.messages, hasEarlier: this.hasEarlier, hasLater: this.hasLater };
+  }
+
+  #show(w: MessageWindow): void {
+    this.messages = w.messages;
+    this.hasEarlier = w.hasEarlier;
+    this.hasLater = w.hasLater;
+  }
+
+  /** Reads a page; only the newest read for the still-open conversation is shown. */
+  async #page<W extends MessageWindow>(read: () => Promise<IpcResponse<W>>): Promise<W | null> {
+    const seq = ++this.#pageSeq;
+    const sessionId = this.sessionId;
+    this.paging = true;
+    const res = await read();
+    if (seq !== this.#pageSeq) return null;
+    this.paging = false;
+    if (sessionId !== this.sessionId) return null;
+    if (res.ok) {
+      this.#show(res.data);
+      return res.data;
     }
-    const res = await connection.engine.call('message.list', { sessionId: this.sessionId, limit: 500 });
-    if (res.ok) this.messages = res.data;
-    else if (res.error.code === 'NOT_FOUND') {
+    if (res.error.code === 'NOT_FOUND') {
       this.sessionId = null;
-      this.messages = [];
+      this.#show(emptyWindow());
     }
+    return null;
   }
 
   /** Sends a message; creates the conversation on the first one. Returns false when nothing was sent. */
@@ -81,7 +150,9 @@ export class ChatSession {
         return this.fail(stored.error);
       }
       this.#lastUser = stored.data.message;
-      this.messages = [...this.messages, stored.data.message];
+      // Looking at an older stretch: the conversation's end (with this message) comes into view.
+      if (this.hasLater) await this.showLatest();
+      else this.messages = [...this.messages, stored.data.message];
       await this.reply(stored.data.message);
       return true;
     } finally {
@@ -158,11 +229,14 @@ export class ChatSession {
     this.#abort = abort;
     let text = '';
     try {
-      text = await this.generate(provider, run.messages, abort.signal, (delta) => {
+      const generated = await this.generate(provider, run, abort.signal, (delta) => {
         text += delta;
         this.draftReply = text;
       });
-      const saved = await this.saveReply({ sessionId, text, status: 'complete', memoryIds: run.memoryIds, runId: run.runId, model: settings.model });
+      text = generated.text;
+      // "Memory used" lists what L4 placed and what the model found with search_memories.
+      const memoryIds = [...run.memoryIds, ...generated.toolMemoryIds.filter((id) => !run.memoryIds.includes(id))];
+      const saved = await this.saveReply({ sessionId, text, status: 'complete', memoryIds, runId: run.runId, model: settings.model });
       await connection.engine.call('run.complete', { runId: run.runId, status: 'completed', ...(saved ? { messageId: saved.id } : {}) });
       this.remember({ sessionId, userMessageId: user.id, ...(saved ? { assistantMessageId: saved.id } : {}) });
     } catch (err) {
@@ -182,30 +256,9 @@ export class ChatSession {
     }
   }
 
-  /** Streams the reply; with agentic search on, the model may first call search_memories (000). */
-  private async generate(provider: ModelProvider, messages: ChatMessage[], signal: AbortSignal, onDelta: (d: string) => void): Promise<string> {
-    const engineSettings = await connection.engine.call('settings.get', {});
-    const agentic = engineSettings.ok && engineSettings.data['memory.enable_agentic_search'];
-    if (agentic) {
-      const tool = createSearchMemoriesTool({
-        clock: systemClock,
-        search: async (q) => {
-          const res = await connection.engine.call('memory.search', { keyword: q.keyword, fromMs: q.fromMs, toMs: q.toMs, limit: 10 });
-          if (!res.ok) throw new EngineError(res.error.code, res.error.message);
-          return res.data;
-        },
-      });
-      const { result } = await runWithTools({ provider, request: { messages, signal }, tools: { [tool.spec.name]: tool }, onDelta });
-      return result.text;
-    }
-    let text = '';
-    for await (const ev of provider.chatStream({ messages, signal })) {
-      if (ev.type === 'delta') {
-        text += ev.text;
-        onDelta(ev.text);
-      }
-    }
-    return text;
+  /** Streams the reply; with agentic search on, the model may first call search_memories (000, generate-reply.ts). */
+  private generate(provider: ModelProvider, run: { runId: string; messages: ChatMessage[] }, signal: AbortSignal, onDelta: (d: string) => void): Promise<GeneratedReply> {
+    return generateReply({ engine: connection.engine, provider, messages: run.messages, runId: run.runId, signal, clock: systemClock, onDelta });
   }
 
   private async saveReply(r: {

@@ -1,6 +1,7 @@
 import type { IpcError } from '../../../domain/errors';
 import type { EngineCaller } from '../../../engine/client/caller';
-import type { GenerationTrace, RunRecord, RunSummary, SemanticRule } from '../../../engine/context/types';
+import type { MemoryRecord } from '../../../domain/memory';
+import type { GenerationTrace, RunDetail, RunRecord, RunSummary, SemanticRule } from '../../../engine/context/types';
 import { comparePrefixes, sha256Hex, stablePrefixOf, type PrefixComparison } from './prefix';
 
 /**
@@ -10,7 +11,9 @@ import { comparePrefixes, sha256Hex, stablePrefixOf, type PrefixComparison } fro
 export class InspectState {
   runs = $state.raw<RunSummary[]>([]);
   listLoaded = $state(false);
-  record = $state.raw<RunRecord | null>(null);
+  record = $state.raw<RunDetail | null>(null);
+  /** 000 主动记忆搜索: the memories the model found with search_memories during the run (those still stored). */
+  toolMemories = $state.raw<MemoryRecord[]>([]);
   /** Whether the prefix rebuilt from the stored layers hashes to the stored hash (null while checking). */
   prefixVerified = $state<boolean | null>(null);
   trace = $state.raw<GenerationTrace | null>(null);
@@ -60,9 +63,11 @@ export class InspectState {
       return;
     }
     this.record = res.data;
+    this.toolMemories = [];
     const expected = res.data.stablePrefixHash;
     await Promise.all([
       this.#loadTrace(res.data),
+      this.#loadToolMemories(res.data, seq),
       this.listLoaded ? Promise.resolve() : this.loadList(),
       sha256Hex(stablePrefixOf(res.data.layers)).then((h) => seq === this.#seq && (this.prefixVerified = h === expected)),
     ]);
@@ -88,9 +93,15 @@ export class InspectState {
     const res = await this.#engine.call('run.get', { runId: otherId });
     if (!res.ok) return void (this.error = res.error);
     if (this.compareId !== otherId) return;
-    const { layers: _l, memoryIds: _m, messages: _x, messagesPruned: _p, ...other } = res.data;
+    const { layers: _l, memoryIds: _m, toolMemoryIds: _t, messages: _x, messagesPruned: _p, ...other } = res.data;
     // The stored hashes decide "same"; the rebuilt prefixes say where they part.
     this.comparison = { ...comparePrefixes(run.layers, res.data.layers), same: run.stablePrefixHash === other.stablePrefixHash, other };
+  }
+
+  async #loadToolMemories(run: RunDetail, seq: number): Promise<void> {
+    if (run.toolMemoryIds.length === 0) return;
+    const res = await this.#engine.call('memory.getMany', { ids: run.toolMemoryIds.slice(0, 100) });
+    if (res.ok && seq === this.#seq) this.toolMemories = res.data;
   }
 
   async #loadTrace(run: RunRecord): Promise<void> {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LayerResult } from '../../../domain/context';
-import type { RunRecord } from '../../../engine/context/types';
+import type { RunDetail } from '../../../engine/context/types';
 import type { EngineCaller } from '../../../engine/client/caller';
 import { i18n } from '../../i18n/i18n.svelte';
 import { renderHtml, textOf } from '../settings/test-render';
@@ -30,7 +30,7 @@ const l2: LayerResult = {
 
 const layer = (id: LayerResult['id']): LayerResult => ({ id, text: `## ${id}`, tokens: 10, budget: 100, status: 'ok', sources: [], cut: [], items: [] });
 
-function record(patch: Partial<RunRecord> = {}): RunRecord {
+function record(patch: Partial<RunDetail> = {}): RunDetail {
   return {
     id: 'run-7',
     kind: 'chat',
@@ -47,6 +47,7 @@ function record(patch: Partial<RunRecord> = {}): RunRecord {
     memoryDegraded: true,
     layers: [layer('L0'), layer('L1'), l2, layer('L3'), layer('L4'), layer('L5')],
     memoryIds: [],
+    toolMemoryIds: [],
     messages: [{ role: 'system', content: 'You are <script>x</script>' }],
     messagesPruned: false,
     ...patch,
@@ -85,7 +86,7 @@ describe('a layer card', () => {
 
 describe('the run list', () => {
   it('links every run and shows its short prefix hash and degraded memory', () => {
-    const { layers: _l, memoryIds: _m, messages: _x, messagesPruned: _p, ...summary } = record();
+    const { layers: _l, memoryIds: _m, toolMemoryIds: _t, messages: _x, messagesPruned: _p, ...summary } = record();
     const html = renderHtml(RunList, { runs: [summary, { ...summary, id: 'run-8', memoryDegraded: false, kind: 'skill', skillId: 'polish' }], loaded: true, onrefresh: () => {} });
     expect(html.match(/data-testid="run-item"/g)).toHaveLength(2);
     expect(html).toContain('href="/inspect?run=run-7"');
@@ -114,6 +115,20 @@ describe('one run', () => {
     expect(html).toContain('data-testid="run-messages"');
     expect(html).toContain('You are &lt;script>x&lt;/script>');
     expect(html).toContain('href="/chat?session=s-1&amp;message=12"');
+  });
+
+  it('lists what the model found with search_memories, as text', () => {
+    const inspector = new InspectState({ engine: noEngine });
+    inspector.record = record({ memoryIds: ['m-1', 'm-2'], toolMemoryIds: ['m-1', 'm-2'] });
+    inspector.toolMemories = [{ id: 'm-1', content: 'Python <b>打包</b>用 uv' } as never];
+    const html = renderHtml(InspectView, { inspector, runId: 'run-7', ready: false });
+    expect(html).toContain('data-testid="tool-memories"');
+    expect(html).toContain('Python &lt;b>打包&lt;/b>用 uv');
+    const text = textOf(html);
+    expect(text).toContain('Found by the model’s memory search');
+    expect(text).toContain('1 of them have been deleted since.');
+    inspector.record = record();
+    expect(renderHtml(InspectView, { inspector, runId: 'run-7', ready: false })).not.toContain('data-testid="tool-memories"');
   });
 
   it('says when the prompt text was pruned', () => {

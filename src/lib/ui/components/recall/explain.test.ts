@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recallScore } from '../../../domain/recall/score';
-import { explainRows, formatScore, signalLines } from './explain';
+import { explainRows, formatScore, rankedBy, signalLines } from './explain';
 
 describe('explainRows', () => {
   it.each([
@@ -33,11 +33,11 @@ describe('formatScore', () => {
 });
 
 describe('signalLines', () => {
-  const base = { lane: 'text', lexical: 0, neighbour: 0, speaker: 1, turnRank: null, sessionRank: null, recencyBasis: 'timeless', coverage: null, answerType: null } as const;
+  const base = { lane: 'text', lexical: 0, neighbour: 0, speaker: 1, turnRank: null, recencyBasis: 'timeless', coverage: null, answerType: null } as const;
   it.each([
     [{ ...base }, ['lane.text', 'recency.timeless']],
     [{ ...base, lane: 'neighbour', neighbour: 0.8, turnRank: 2 }, ['lane.neighbour', 'neighbour', 'turnRank', 'recency.timeless']],
-    [{ ...base, lexical: 1, speaker: 2, turnRank: 1, sessionRank: 3, recencyBasis: 'time-range' }, ['lane.text', 'lexical', 'speaker', 'ranks', 'recency.time-range']],
+    [{ ...base, lexical: 1, speaker: 2, turnRank: 1, recencyBasis: 'time-range' }, ['lane.text', 'lexical', 'speaker', 'turnRank', 'recency.time-range']],
     [{ ...base, coverage: 0.5, answerType: false, recencyBasis: 'age' }, ['lane.text', 'coverage', 'answerType.no', 'recency.age']],
   ] as const)('shows only the signals that acted (%#)', (signals, keys) => {
     expect(signalLines(signals, 'en').map((l) => l.key)).toEqual(keys);
@@ -46,5 +46,19 @@ describe('signalLines', () => {
   it('formats shares for the locale', () => {
     const [, lexical] = signalLines({ ...base, lexical: 0.5 }, 'zh-CN');
     expect(lexical?.params).toEqual({ value: '0.50' });
+  });
+});
+
+describe('rankedBy', () => {
+  const signals = { lane: 'text', lexical: 0.8, neighbour: 0, speaker: 1, turnRank: 1, recencyBasis: 'timeless', coverage: null, answerType: null } as const;
+  const weighted = (symbol: number, context: number) => recallScore({ symbol, recency: 1, context }).weighted;
+  it.each([
+    ['a symbol match that outweighs the words', weighted(1, 0.5), signals, 'symbol'],
+    ['words that outweigh a weak symbol match', weighted(0.2, 1), signals, 'words'],
+    ['a turn found only by the time asked about', weighted(0, 0), { ...signals, lane: 'time', lexical: 0 }, 'time'],
+    ['a reply that borrowed more than its own words give', weighted(0, 0.9), { ...signals, lane: 'neighbour', lexical: 0, neighbour: 1 }, 'neighbour'],
+    ['its own words', weighted(0, 1), { ...signals, neighbour: 0.5 }, 'words'],
+  ] as const)('%s → %s', (_, w, s, want) => {
+    expect(rankedBy({ weighted: w, signals: s })).toBe(want);
   });
 });

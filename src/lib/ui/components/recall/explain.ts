@@ -1,4 +1,5 @@
 import type { TurnSignals } from '../../../domain/recall/rank-turns';
+import type { RecallExplain } from '../../../engine/recall/types';
 import type { recall } from '../../i18n/locales/en/recall';
 import type { LeafKeys } from '../../i18n/types';
 import { RECALL_WEIGHTS, type RecallScore, type RecallTerms } from '../../../domain/recall/score';
@@ -34,7 +35,8 @@ export function formatScore(value: number, locale: string): string {
 /**
  * The signals behind a hit's context and recency terms (issue 8), as message keys with their values, in the order
  * the ranking used them: how the turn was found, its own word match, what it borrowed from a neighbour, the speaker
- * cue, its places in the fused rankings, the second-stage checks, and what recency meant for this question.
+ * cue, its place in the ranking by context similarity, the second-stage checks, and what recency meant for this
+ * question.
  */
 export type SignalKey = LeafKeys<(typeof recall)['ask']['signals']>;
 
@@ -49,10 +51,24 @@ export function signalLines(signals: TurnSignals, locale: string): SignalLine[] 
   if (signals.lexical > 0) lines.push({ key: 'lexical', params: { value: fmt(signals.lexical) } });
   if (signals.neighbour > 0) lines.push({ key: 'neighbour', params: { value: fmt(signals.neighbour) } });
   if (signals.speaker !== 1) lines.push({ key: 'speaker', params: { value: signals.speaker } });
-  if (signals.turnRank !== null)
-    lines.push(signals.sessionRank === null ? { key: 'turnRank', params: { turn: signals.turnRank } } : { key: 'ranks', params: { turn: signals.turnRank, session: signals.sessionRank } });
+  if (signals.turnRank !== null) lines.push({ key: 'turnRank', params: { turn: signals.turnRank } });
   if (signals.coverage !== null) lines.push({ key: 'coverage', params: { value: `${Math.round(signals.coverage * 100)}%` } });
   if (signals.answerType !== null) lines.push({ key: signals.answerType ? 'answerType.yes' : 'answerType.no', params: {} });
   lines.push({ key: `recency.${signals.recencyBasis}`, params: {} });
   return lines;
+}
+
+/** The signal that put a hit where it is, named above the details (issue 8: "which signal ranked each result"). */
+export type RankedBy = 'symbol' | 'time' | 'neighbour' | 'words';
+
+/**
+ * A symbol match that weighs at least as much as the context term ranked it; a turn found only through the time the
+ * question names was ranked by that time; a turn that borrowed more from a neighbour than its own words match (the
+ * reply to a matching question) was ranked by that neighbour; otherwise by its own words.
+ */
+export function rankedBy(explain: Pick<RecallExplain, 'weighted' | 'signals'>): RankedBy {
+  if (explain.weighted.symbol > 0 && explain.weighted.symbol >= explain.weighted.context) return 'symbol';
+  if (explain.signals.lane === 'time') return 'time';
+  if (explain.signals.neighbour > explain.signals.lexical) return 'neighbour';
+  return 'words';
 }

@@ -22,7 +22,7 @@ function hit(over: Partial<Hit> = {}): Hit {
       ...recallScore({ symbol: 1, recency: 0.5, context: 0.25 }),
       matchedSymbols: ['processPayment'],
       ftsRank: -1.5,
-      signals: { lane: 'text', lexical: 0.8, neighbour: 0.5, speaker: 2, turnRank: 3, sessionRank: 1, recencyBasis: 'time-range', coverage: 0.75, answerType: true },
+      signals: { lane: 'text', lexical: 0.8, neighbour: 0.5, speaker: 2, turnRank: 3, recencyBasis: 'time-range', coverage: 0.75, answerType: true },
     },
     ...over,
   };
@@ -45,6 +45,12 @@ describe('recall hit', () => {
     expect(textOf(html)).toContain('Matched symbols: processPayment');
   });
 
+  it('names the signal that ranked it', () => {
+    const html = renderHtml(RecallHit, { hit: hit() });
+    expect(html).toContain('data-by="symbol"');
+    expect(textOf(html)).toContain('ranked by a code symbol it names');
+  });
+
   it('names every signal behind the context and recency terms', () => {
     const lines = [...renderHtml(RecallHit, { hit: hit() }).matchAll(/<li data-signal="([\w.-]+)">([\s\S]*?)<\/li>/g)].map((m) => [m[1], textOf(m[2]!)]);
     expect(lines).toEqual([
@@ -52,7 +58,7 @@ describe('recall hit', () => {
       ['lexical', 'Its words match the question: 0.80 of the best match (bm25).'],
       ['neighbour', 'Borrows from the turn next to it, which matches 0.50.'],
       ['speaker', 'Written by the person the question is about: × 2.'],
-      ['ranks', 'Place 3 among turns, its conversation place 1; fused by reciprocal rank.'],
+      ['turnRank', 'Place 3 in the turn ranking.'],
       ['coverage', 'Holds 75% of the question’s words (rarer words count more).'],
       ['answerType.yes', 'Holds what the question asks for (a time, a number, a place, a person, a duration).'],
       ['recency.time-range', 'Recency is how well its date fits the time the question names.'],

@@ -1,8 +1,8 @@
-import type { Session } from '../../../domain/conversation/types';
 import type { Output } from '../../../engine/protocol/contract';
 import type { RecallResponse } from '../../../engine/recall/types';
 import { connection } from '../../app/connection.svelte';
 import { handleError } from '../../app/handle-error.svelte';
+import { SessionPages } from '../../app/session-pages.svelte';
 import { appendPage, buildSearchInput, EMPTY_FILTERS, MAX_PAGE, PAGE_SIZE, type RecallFilters } from './search-input';
 
 export type SearchResult = Output<'search.messages'>;
@@ -30,7 +30,8 @@ class RecallSearch {
   asked = $state('');
   asking = $state(false);
 
-  sessions = $state.raw<Session[]>([]);
+  /** The session filter's choices, a page at a time. */
+  readonly sessions = new SessionPages(() => connection.engine);
 
   #seq = 0;
   #lastKey = '';
@@ -100,9 +101,8 @@ class RecallSearch {
     this.asked = query;
   }
 
-  async loadSessions(): Promise<void> {
-    const res = await connection.engine.call('session.list', { limit: 200 });
-    if (res.ok) this.sessions = res.data.items;
+  loadSessions(): Promise<void> {
+    return this.sessions.reload();
   }
 
   clearFilters(): void {

@@ -6,7 +6,7 @@ import { settingsSchema, type SettingKey, type Settings, type SettingsPatch } fr
  * `settingsSchema` itself, so the form cannot drift from what the engine accepts; only the grouping
  * and wording live here.
  */
-export type SettingsGroupId = 'retrieval' | 'context' | 'summaries' | 'storage';
+export type SettingsGroupId = 'retrieval' | 'context' | 'summaries' | 'storage' | 'preferences';
 
 export const SETTINGS_GROUPS: readonly { id: SettingsGroupId; keys: readonly SettingKey[] }[] = [
   { id: 'retrieval', keys: ['memory.rag_top_n', 'MEMORY_RETRIEVAL_LIMIT', 'memory.enable_agentic_search'] },
@@ -16,6 +16,7 @@ export const SETTINGS_GROUPS: readonly { id: SettingsGroupId; keys: readonly Set
   },
   { id: 'summaries', keys: ['chat.summary_after', 'chat.summary_block'] },
   { id: 'storage', keys: ['memory.atomic_content_max_length', 'MEMORY_EVICTION_THRESHOLD'] },
+  { id: 'preferences', keys: ['preferences.inject', 'preferences.learning'] },
 ];
 
 export type SettingField =

@@ -18,12 +18,12 @@ export async function recordFeedback(opts: {
   engine: EngineCaller;
   projectId: string | null;
   input: Input<'feedback.record'>;
-}): Promise<{ ok: true; learned: Learned[] } | { ok: false; error: IpcError }> {
+}): Promise<{ ok: true; learned: Learned[]; paused: boolean } | { ok: false; error: IpcError }> {
   let res = await opts.engine.call('feedback.record', opts.input);
   if (!res.ok && res.error.code === 'TIMEOUT') res = await opts.engine.call('feedback.record', opts.input);
   if (!res.ok) return { ok: false, error: res.error };
-  const { created, updated } = res.data.learning;
-  if (created.length === 0 && updated.length === 0) return { ok: true, learned: [] };
+  const { created, updated, paused } = res.data.learning;
+  if (created.length === 0 && updated.length === 0) return { ok: true, learned: [], paused };
   const rules = await opts.engine.call('rules.list', opts.projectId ? { projectId: opts.projectId } : {});
   // Learning happened either way; without the list the notice just cannot name the rule.
   const text = new Map(rules.ok ? rules.data.map((r) => [r.id, r.rule] as const) : []);
@@ -31,5 +31,5 @@ export async function recordFeedback(opts: {
     ...created.map((ruleId) => ({ kind: 'created' as const, ruleId, rule: text.get(ruleId) ?? '' })),
     ...updated.map((ruleId) => ({ kind: 'updated' as const, ruleId, rule: text.get(ruleId) ?? '' })),
   ];
-  return { ok: true, learned };
+  return { ok: true, learned, paused };
 }

@@ -54,6 +54,8 @@ export class SkillRunner {
   lastRunId = $state<string | null>(null);
   lastSignal = $state<ImplicitSignal | null>(null);
   learned = $state.raw<Learned[]>([]);
+  /** The last feedback was recorded while learning is switched off in the settings. */
+  learningPaused = $state(false);
   undoable = $state.raw<AcceptedResult | null>(null);
   error = $state.raw<WriteError | null>(null);
   #deps: WriteDeps;
@@ -230,7 +232,10 @@ export class SkillRunner {
       },
     });
     if (!out.ok) this.error = out.error;
-    else this.learned = out.learned;
+    else {
+      this.learned = out.learned;
+      this.learningPaused = out.paused;
+    }
   }
 
   #finishReview(): void {
@@ -242,6 +247,7 @@ export class SkillRunner {
     this.error = null;
     this.noModelRunId = null;
     this.learned = [];
+    this.learningPaused = false;
     this.lastSignal = null;
     this.undoable = null;
     this.result = null;

@@ -73,6 +73,17 @@ describe('Write page against a real engine', () => {
     expect(event?.sampleRefs).toEqual([{ documentId: w.editor.documentId, from: start, to: start + '院子里静悄悄的，只有风。'.length }]);
     const run = expectOk(await engine.call('run.get', { runId: event!.runId }));
     expect(run.status).toBe('completed');
+    expect(w.runner.learningPaused).toBe(false);
+  });
+
+  it('with learning switched off, the feedback is recorded and the page says nothing was learned', async () => {
+    const { w, engine, start, end } = await withChapter(scriptedProvider({ reply: () => '院子里很静。' }));
+    expectOk(await engine.call('settings.update', { patch: { 'preferences.learning': false } }));
+    await w.runner.run({ skillId: 'polish', start, end, defaultMessage: 'Polish.' });
+    await w.runner.accept();
+    expect(w.runner.learningPaused).toBe(true);
+    expect(w.runner.learned).toEqual([]);
+    expect(expectOk(await engine.call('feedback.list', { limit: 5 }))).toHaveLength(1);
   });
 
   it('undo within the window restores the original and records a delayed reject on the same run', async () => {

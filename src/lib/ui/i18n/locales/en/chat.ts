@@ -34,10 +34,17 @@ export const chat = {
     failed: 'Not finished',
     memoryUsed: 'Memory used ({{count}})',
     memoryUsedNone: 'No memory was used for this reply.',
+    memoryOpen: 'Open this memory',
     why: 'Why this reply? (context)',
     thinking: 'Gathering memory…',
     streaming: 'Writing…',
     queued: 'Saved on this device; waiting for the database.',
+  },
+  history: {
+    earlier: 'Load earlier messages',
+    later: 'Load later messages',
+    latest: 'Jump to the latest',
+    missing: 'That message is no longer in this conversation; here are its latest messages.',
   },
   noModel: {
     title: 'Replies need a model',

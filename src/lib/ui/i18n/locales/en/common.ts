@@ -45,6 +45,16 @@ export const common = {
     MIGRATION_FAILED: 'Engram could not upgrade your database: {{message}}',
     UNSUPPORTED_VERSION: '{{message}}',
     INTERNAL: 'Engram hit an internal error. Your data is unchanged. {{message}}',
+    model: {
+      'server-down': 'No model server answered at {{origin}}. Start it (for example with ollama serve) or change the base URL in Settings.',
+      cors: 'The model server at {{origin}} is running but does not allow requests from this page (CORS).',
+      'unknown-model': 'The model “{{model}}” is not installed on {{origin}}. Install it (for example ollama pull {{model}}) or choose another model in Settings.',
+      unauthorized: 'The model server at {{origin}} refused the API key, or needs one. Check the key in Settings.',
+      'http-error': 'The model server at {{origin}} answered with an error. Try again; if it persists, check the server’s log or try another model.',
+      'bad-response': 'The server at {{origin}} did not answer like an OpenAI-compatible API. Check that the base URL ends with /v1 (for Ollama: http://localhost:11434/v1).',
+      timeout: 'The model server at {{origin}} did not answer in time. It may still be loading the model: try again, or raise the timeout in Settings.',
+      'no-model-configured': 'No model is chosen yet. Choose one in Settings.',
+    },
     reasons: {
       busy: 'Another Engram window (or one that is closing) still holds your database. Engram keeps trying; what you write meanwhile is kept on this device.',
       'no-leader': 'No Engram window could open the database in time. Engram keeps trying; reload if this stays.',
@@ -54,6 +64,10 @@ export const common = {
   outbox: {
     refused: 'Some changes could not be saved ({{count}}). Nothing was thrown away.',
     review: 'Review them',
+  },
+  sessions: {
+    untitled: 'Untitled conversation',
+    more: 'More conversations ({{shown}} of {{total}})',
   },
   actions: {
     save: 'Save',

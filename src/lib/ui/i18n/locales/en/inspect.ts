@@ -57,6 +57,11 @@ export const inspect = {
     beforeAfter: 'Before → after',
     text: 'Show the text of this layer',
   },
+  toolMemories: {
+    heading: 'Found by the model’s memory search',
+    intro: 'With agentic search on, the model asked for these memories while it wrote the reply (search_memories); they count as used.',
+    gone: '{{count}} of them have been deleted since.',
+  },
   status: { ok: 'OK', empty: 'Empty', missing: 'Unavailable', timeout: 'Timed out', canceled: 'Canceled', degraded: 'Degraded' },
   reason: {
     disabled: 'Switched off in the settings.',

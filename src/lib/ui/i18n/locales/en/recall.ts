@@ -43,6 +43,12 @@ export const recall = {
     turns: 'Turns {{from}}–{{to}}',
     turn: 'Turn {{n}}',
     why: 'Why this result?',
+    rankedBy: {
+      symbol: 'ranked by a code symbol it names',
+      time: 'ranked by the time the question names',
+      neighbour: 'ranked by the turn next to it (the question it answers, or the match it continues)',
+      words: 'ranked by its own words',
+    },
     term: 'Term',
     raw: 'Score',
     weight: 'Weight',
@@ -69,7 +75,6 @@ export const recall = {
       neighbour: 'Borrows from the turn next to it, which matches {{value}}.',
       speaker: 'Written by the person the question is about: × {{value}}.',
       turnRank: 'Place {{turn}} in the turn ranking.',
-      ranks: 'Place {{turn}} among turns, its conversation place {{session}}; fused by reciprocal rank.',
       coverage: 'Holds {{value}} of the question’s words (rarer words count more).',
       answerType: {
         yes: 'Holds what the question asks for (a time, a number, a place, a person, a duration).',

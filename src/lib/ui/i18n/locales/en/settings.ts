@@ -85,6 +85,7 @@ export const settings = {
       context: 'Context of each reply',
       summaries: 'Summaries',
       storage: 'Stored memories',
+      preferences: 'Writing preferences',
     },
     fields: {
       ragTopN: { label: 'Memories per reply', help: 'How many memories are retrieved into each reply’s context.' },
@@ -109,6 +110,14 @@ export const settings = {
       contextLimit: {
         label: 'Messages in the window',
         help: 'At most this many recent messages of a conversation stay in context; older ones are trimmed.',
+      },
+      preferencesInject: {
+        label: 'Use my writing preferences',
+        help: 'Put the confirmed and learned writing preferences into every skill run and reply. Off, none are sent (they are kept).',
+      },
+      preferencesLearning: {
+        label: 'Learn from my accepts and rejects',
+        help: 'Turn what you accept, edit or reject on the Write page into learned preferences. Off, your feedback is still recorded but nothing new is learned.',
       },
       summaryBlock: { label: 'Summary block size', help: 'Older turns are summarised in blocks of this many turns.' },
       summaryAfter: { label: 'Summarise after', help: 'A conversation gets rolling summaries once it has this many turns.' },

@@ -88,6 +88,8 @@ export const write = {
     learnedCreated: 'Learned: {{rule}}',
     learnedUpdated: 'Preference updated: {{rule}}',
     learnedUnnamed: 'A writing preference was updated.',
+    learningPaused: 'Learning from feedback is off: this was recorded, but no preference was learned.',
+    learningPausedLink: 'Turn it on in Settings',
     signal: {
       'strong-positive': 'Noted: accepted as is (strong positive signal).',
       'weak-positive': 'Noted: accepted with small edits (weak positive signal).',

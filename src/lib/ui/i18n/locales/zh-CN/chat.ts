@@ -37,10 +37,17 @@ export const chat: Messages<typeof en> = {
     failed: '未完成',
     memoryUsed: '使用的记忆（{{count}}）',
     memoryUsedNone: '这条回复没有使用记忆。',
+    memoryOpen: '打开这条记忆',
     why: '为什么这样回复？（上下文）',
     thinking: '正在整理记忆…',
     streaming: '正在回复…',
     queued: '已保存在本设备上，等待写入数据库。',
+  },
+  history: {
+    earlier: '加载更早的消息',
+    later: '加载之后的消息',
+    latest: '跳到最新',
+    missing: '那条消息已不在此会话中；这里显示的是最新的消息。',
   },
   noModel: {
     title: '回复需要模型',

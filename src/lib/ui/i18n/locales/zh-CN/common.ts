@@ -47,6 +47,16 @@ export const common: Messages<typeof en> = {
     MIGRATION_FAILED: 'Engram 无法升级你的数据库：{{message}}',
     UNSUPPORTED_VERSION: '{{message}}',
     INTERNAL: 'Engram 内部出错。你的数据没有变化。{{message}}',
+    model: {
+      'server-down': '{{origin}} 上没有模型服务器响应。请启动它（例如运行 ollama serve），或在设置中修改基础地址。',
+      cors: '{{origin}} 上的模型服务器正在运行，但不允许来自此页面的请求（CORS）。',
+      'unknown-model': '模型“{{model}}”没有安装在 {{origin}} 上。请安装它（例如 ollama pull {{model}}），或在设置中选择其他模型。',
+      unauthorized: '{{origin}} 上的模型服务器拒绝了 API 密钥，或需要密钥。请在设置中检查密钥。',
+      'http-error': '{{origin}} 上的模型服务器返回了错误。请重试；如果一直出错，请查看服务器日志或换一个模型。',
+      'bad-response': '{{origin}} 上的服务器没有按 OpenAI 兼容接口应答。请检查基础地址是否以 /v1 结尾（Ollama：http://localhost:11434/v1）。',
+      timeout: '{{origin}} 上的模型服务器没有及时响应。它可能仍在加载模型：请重试，或在设置中调大超时时间。',
+      'no-model-configured': '尚未选择模型。请在设置中选择一个。',
+    },
     reasons: {
       busy: '另一个 Engram 窗口（或正在关闭的窗口）仍占用着你的数据库。Engram 会持续重试；在此期间你写下的内容会先保存在本设备上。',
       'no-leader': '没有 Engram 窗口能及时打开数据库。Engram 会持续重试；如果一直如此，请重新加载。',
@@ -56,6 +66,10 @@ export const common: Messages<typeof en> = {
   outbox: {
     refused: '有些更改未能保存（{{count}}）。没有任何内容被丢弃。',
     review: '查看',
+  },
+  sessions: {
+    untitled: '未命名会话',
+    more: '更多会话（已显示 {{shown}} / 共 {{total}}）',
   },
   actions: {
     save: '保存',

@@ -59,6 +59,11 @@ export const inspect: Messages<typeof en> = {
     beforeAfter: '裁剪前 → 后',
     text: '查看此层的文本',
   },
+  toolMemories: {
+    heading: '模型在记忆搜索中找到的',
+    intro: '开启主动记忆搜索后，模型在写这条回复时查找了这些记忆（search_memories）；它们也计为已使用。',
+    gone: '其中 {{count}} 条之后已被删除。',
+  },
   status: { ok: '正常', empty: '为空', missing: '不可用', timeout: '超时', canceled: '已取消', degraded: '已降级' },
   reason: {
     disabled: '已在设置中关闭。',

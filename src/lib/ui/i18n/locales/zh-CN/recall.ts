@@ -45,6 +45,12 @@ export const recall: Messages<typeof en> = {
     turns: '第 {{from}}–{{to}} 轮',
     turn: '第 {{n}} 轮',
     why: '为什么是这条？',
+    rankedBy: {
+      symbol: '主要依据：它提到的代码符号',
+      time: '主要依据：问题所说的时间',
+      neighbour: '主要依据：相邻的那一轮（它回答的问题，或它接着的匹配）',
+      words: '主要依据：它自己的用词',
+    },
     term: '维度',
     raw: '得分',
     weight: '权重',
@@ -71,7 +77,6 @@ export const recall: Messages<typeof en> = {
       neighbour: '借用相邻一条的匹配度 {{value}}。',
       speaker: '由问题所问的那个人所写：× {{value}}。',
       turnRank: '在轮次排名中位列第 {{turn}}。',
-      ranks: '在轮次中位列第 {{turn}}，所在会话位列第 {{session}}；以倒数排名融合。',
       coverage: '包含问题中 {{value}} 的词语（越少见的词权重越高）。',
       answerType: {
         yes: '包含问题所问的内容（时间、数字、地点、人物或时长）。',

@@ -86,6 +86,7 @@ export const settings: Messages<typeof en> = {
       context: '每次回复的上下文',
       summaries: '摘要',
       storage: '已存储的记忆',
+      preferences: '写作偏好',
     },
     fields: {
       ragTopN: { label: '每次回复的记忆条数', help: '每次回复时检索多少条记忆放进上下文。' },
@@ -99,6 +100,14 @@ export const settings: Messages<typeof en> = {
       retrievalLimit: { label: '默认检索上限', help: '未指定数量时，一次检索最多返回多少条记忆。' },
       evictionThreshold: { label: '淘汰阈值', help: '活跃记忆超过此数量时，淘汰最没用的记忆。默认关闭。' },
       contextLimit: { label: '窗口消息数', help: '上下文中最多保留会话最近的这么多条消息，更早的会被裁剪。' },
+      preferencesInject: {
+        label: '使用我的写作偏好',
+        help: '把已确认和学习到的写作偏好放进每次技能运行和回复。关闭后不再发送（偏好仍然保留）。',
+      },
+      preferencesLearning: {
+        label: '从我的采纳与拒绝中学习',
+        help: '把你在写作页采纳、修改或拒绝的结果转成学习到的偏好。关闭后反馈仍会记录，但不再学习新的偏好。',
+      },
       summaryBlock: { label: '摘要块大小', help: '较早的轮次按每块这么多轮进行摘要。' },
       summaryAfter: { label: '多少轮后开始摘要', help: '会话达到这么多轮后开始生成滚动摘要。' },
       recentFullTurns: { label: '完整保留的最近轮数', help: '召回和上下文中逐字保留的最近轮数；更早的轮次以摘要出现。' },

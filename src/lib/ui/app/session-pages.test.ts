@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createCaller } from '../../engine/client/caller';
+import { createTestEngine, expectOk } from '../../engine/testing';
+import { SessionPages } from './session-pages.svelte';
+
+async function withSessions(n: number) {
+  const t = await createTestEngine();
+  const engine = createCaller({ call: (req) => t.engine.handle(req) });
+  for (let i = 0; i < n; i++) {
+    t.clock.advance(1000);
+    const s = expectOk(await engine.call('session.create', { title: `c${i}` }));
+    if (i % 10 === 0) expectOk(await engine.call('session.update', { id: s.id, isCollected: true }));
+  }
+  return { t, engine };
+}
+
+describe('conversation lists, a page at a time', () => {
+  it('no fixed cap: pages on to the last of 450 conversations', async () => {
+    const { engine } = await withSessions(450);
+    const pages = new SessionPages(() => engine);
+    await pages.reload();
+    expect(pages.items).toHaveLength(50);
+    expect(pages.total).toBe(450);
+    while (pages.hasMore) await pages.loadMore();
+    expect(pages.items).toHaveLength(450);
+    expect(new Set(pages.items.map((s) => s.id)).size).toBe(450);
+    expect(pages.items.at(-1)?.title).toBe('c0');
+  });
+
+  it('reload reads as many as are shown, past one call\'s limit of 200', async () => {
+    const { t, engine } = await withSessions(260);
+    const pages = new SessionPages(() => engine, () => ({}), 130);
+    await pages.reload();
+    await pages.loadMore();
+    t.clock.advance(1000);
+    expectOk(await engine.call('session.create', { title: 'newest' }));
+    await pages.reload();
+    expect(pages.items).toHaveLength(260);
+    expect(pages.items[0]?.title).toBe('newest');
+    expect(pages.total).toBe(261);
+  });
+
+  it('follows its filter (starred only)', async () => {
+    const { engine } = await withSessions(30);
+    const pages = new SessionPages(() => engine, () => ({ starredOnly: true }));
+    await pages.reload();
+    expect(pages.items.map((s) => s.title)).toEqual(['c20', 'c10', 'c0']);
+    expect(pages.hasMore).toBe(false);
+  });
+});
