@@ -59,6 +59,8 @@ export async function afterReply(opts: { engine: EngineCaller; provider: ModelPr
   const extracted = unwrap(
     await engine.call('memory.extract', { sessionId: input.sessionId, userMessageId: input.userMessageId, ...(candidates === undefined ? {} : { candidates }) }),
   );
+  // The conversation's due rolling summaries (storing the turns did not make them), then, with a model, better ones.
+  unwrap(await engine.call('summary.roll', { sessionId: input.sessionId }));
   let summariesImproved = 0;
   if (provider.canGenerate) {
     await analyseTurn(engine, provider, input);
