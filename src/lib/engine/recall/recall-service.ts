@@ -96,11 +96,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
   }
 
   /** Only the head of the ranking can reach a list of `limit`; the rest is never read again. */
-  function headOf(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, limit: number): RankedTurn[] {
-    return [...ranked]
-      .sort((a, b) => b.score.relevance - a.score.relevance || (facts.get(b.id)?.createdAt ?? 0) - (facts.get(a.id)?.createdAt ?? 0))
-      .slice(0, limit * HEAD_FACTOR + HEAD_EXTRA);
-  }
+  const headSize = (limit: number) => limit * HEAD_FACTOR + HEAD_EXTRA;
 
   /** Second stage with the head's texts (and the questions its replies answer): coverage and answer type. */
   function refine(head: RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, opts: { terms: WeightedTerm[]; query: string; read: TextReader }): Map<number, Refinement> {
@@ -116,7 +112,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
 
   /** Ranked turns → the list shown: blocks diversified, summaries standing in for the rest of their block. */
   function select(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, input: RecallInput, read: TextReader): RecallHit[] {
-    const head = headOf(ranked, facts, input.limit);
+    const head = ranked.slice(0, headSize(input.limit));
     const headFacts = head.map((r) => facts.get(r.id)).filter((f): f is TurnFacts => f !== undefined);
     const blocks = new Map<string, SummaryBlock[]>();
     if (input.includeSummaries && headFacts.length) for (const b of index.summaryBlocks(headFacts)) blocks.set(b.sessionId, [...(blocks.get(b.sessionId) ?? []), b]);
@@ -210,8 +206,9 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
       const stage = { facts, ftsRanks, symbolHits, querySymbols: symbols, timeLane, cued, now, ranges, recentCue, config: cfg };
       const evidence = scoreTurns(stage);
       const read = textReader();
-      let ranked = rankScored(evidence);
-      if (cfg.rerank) ranked = rankScored(evidence, refine(headOf(ranked, facts, input.limit), facts, { terms: terms.weighted, query: input.query, read }));
+      const top = headSize(input.limit);
+      let ranked = rankScored(evidence, { top });
+      if (cfg.rerank) ranked = rankScored(evidence, { top, refined: refine(ranked, facts, { terms: terms.weighted, query: input.query, read }) });
       const results = select(ranked, facts, input, read);
       return {
         results,
