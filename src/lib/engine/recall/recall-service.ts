@@ -4,6 +4,7 @@ import { answerType } from '../../domain/recall/answer-type';
 import type { WeightedTerm } from '../../domain/recall/coverage';
 import { rankScored, refineHead, scoreTurns, type RankedTurn, type Refinement, type TurnFacts } from '../../domain/recall/rank-turns';
 import { listHits } from '../../domain/recall/score';
+import { nearCopies, shingles } from '../../domain/recall/redundancy';
 import { sumRanks } from '../../domain/recall/fusion';
 import { speakersFromMentions, type Role } from '../../domain/recall/speakers';
 import { recencyBasis } from '../../domain/recall/time-fit';
@@ -137,7 +138,16 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
         explain: { ...r.score, matchedSymbols: r.matchedSymbols, ftsRank: r.ftsRank, signals: r.signals },
       });
     }
+    // Near-copies are told apart by their texts (read already for the second stage, as a rule).
+    const shingled = new Map<number, Set<string>>();
+    const shinglesOf = (h: Light) => {
+      const id = h.turnId ?? -1;
+      let s = shingled.get(id);
+      if (!s) shingled.set(id, (s = shingles(read([id]).get(id)?.content ?? '')));
+      return s;
+    };
     const chosen = listHits(light, input.limit, {
+      copies: (a, b) => !a.isSummary && !b.isSummary && nearCopies(shinglesOf(a), shinglesOf(b)),
       // A summarised block with many relevant turns: its summary stands for them.
       standIn: (_block, hit): Light | null =>
         hit.cover
