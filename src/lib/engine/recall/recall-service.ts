@@ -57,7 +57,8 @@ export interface RecallInput {
  *        ─▶ scoreTurns + rankScored: context = (bm25 + neighbours' share) × speaker cue, relative to the best;
  *                      recency = temporal fit; symbol match          → 002's relevance
  *        ─▶ second stage over the head (coverage, answer type), rankScored again
- *        ─▶ listHits: best first; a summarised block with many relevant turns lists its summary once
+ *        ─▶ listHits: best first; no third near-copy; a summarised block with many relevant turns (or a left-out
+ *             copy) lists its summary once
  *
  * Works across all conversations (SC-LTM-004); the current session's most recent turns are left out, as they are
  * in the context in full.
@@ -111,7 +112,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
     return refineHead({ head, facts, texts, terms: opts.terms, answerType: answerType(opts.query), config: currentConfig() });
   }
 
-  /** Ranked turns → the list shown: blocks diversified, summaries standing in for the rest of their block. */
+  /** Ranked turns → the list shown: near-copies left out, summaries standing in for their block's many turns. */
   function select(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, input: RecallInput, read: TextReader): RecallHit[] {
     const head = ranked.slice(0, headSize(input.limit));
     const headFacts = head.map((r) => facts.get(r.id)).filter((f): f is TurnFacts => f !== undefined);
