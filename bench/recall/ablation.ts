@@ -2,6 +2,9 @@
  * The ablation (issue 8 "what each technique adds"): the product's own recall path, run over the same stored data
  * once with every technique and once with each technique switched off through the product's retrieval config
  * (EngineEnv.retrieval — the object the app uses with its defaults), plus once with all of a path's techniques off.
+ *
+ *   npx tsx bench/recall/ablation.ts [--dataset locomo|longmemeval|madial] [--out <file.json>]
+ *     (the same as `npx tsx bench/recall/run.ts --ablation …`) → bench/results/ablation.json, no baselines
  */
 import {
   MEMORY_TECHNIQUES,
@@ -9,6 +12,7 @@ import {
   withoutTechniques,
   type RetrievalTechnique,
 } from '../../src/lib/domain/recall/config';
+import { pathToFileURL } from 'node:url';
 import type { MachineInfo } from '../lib/machine';
 import { round } from '../lib/stats';
 import type { DatasetRun, ProductPass } from './datasets/common';
@@ -75,4 +79,11 @@ export function ablationRows(dataset: AblationDataset, r: AblationDatasetResult)
     return [name, ...keys.map((k) => m[k] ?? Number.NaN), name === ALL_TECHNIQUES ? '' : `${delta >= 0 ? '+' : ''}${delta.toFixed(3)}`];
   });
   return { header: ['pass', ...keys, `Δ ${first}`], rows };
+}
+
+/** Run directly: the recall benchmark's CLI in ablation mode. */
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (!process.argv.includes('--ablation')) process.argv.push('--ablation');
+  // Not awaited: run.ts imports this module, which must finish evaluating first.
+  void import('./run');
 }

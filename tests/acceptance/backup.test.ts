@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENGRAM_EXPORT_VERSION, MAX_IMPORT_BYTES } from '../../src/lib/domain/backup';
+import { ENGRAM_EXPORT_VERSION, MAX_BACKUP_BYTES } from '../../src/lib/domain/backup';
 import { DAY_MS } from '../../src/lib/domain/clock';
 import { fillEveryTable } from '../../src/lib/engine/backup/test-fill';
 import {
@@ -142,13 +142,13 @@ describe('issue 6: hostile files end in a clear error and an unchanged database'
     expect(await dumpDatabase(t)).toEqual(before);
   });
 
-  it('refuses a 200 MB file by its size before reading a byte of it, at once', async () => {
+  it('refuses a file over the size limit before reading a byte of it, at once', async () => {
     const t = await createBackupTestEngine();
     let read = false;
-    /** 200 MB that is never generated: reading it would be the bug. */
+    /** 600 MB that is never generated: reading it would be the bug. */
     class LazyHugeFile extends Blob {
       override get size() {
-        return 200 * 1024 * 1024;
+        return 600 * 1024 * 1024;
       }
       override text(): Promise<string> {
         read = true;
@@ -158,13 +158,54 @@ describe('issue 6: hostile files end in a clear error and an unchanged database'
         read = true;
         return new Blob(['{']);
       }
+      override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+        read = true;
+        return new Blob(['{']).stream();
+      }
     }
     const started = performance.now();
     const res = await t.engine.call('backup.importPreview', { file: new LazyHugeFile([]), mode: 'merge' });
     expect(performance.now() - started).toBeLessThan(200);
     expect(read).toBe(false);
-    expect(res).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', details: { fields: ['file'], maxBytes: MAX_IMPORT_BYTES } } });
-    if (!res.ok) expect(res.error.message).toMatch(/200 MB; Engram imports files of up to 160 MB/);
+    expect(res).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', details: { fields: ['file'], maxBytes: MAX_BACKUP_BYTES } } });
+    if (!res.ok) expect(res.error.message).toMatch(/600 MB; Engram imports files of up to 512 MB/);
+  });
+
+  it('a 200 MB hostile file is read piece by piece and refused at its first problem, the rest unread, other calls answered meanwhile', async () => {
+    const { t } = await filledEngine();
+    const before = await dumpDatabase(t);
+    const head = `{"format":"engram-export","version":1,"exportedAt":"2026-01-17T10:30:00.000Z","app":{"name":"engram","version":"1","schemaVersion":8},"scope":{"kind":"all"},"tables":{"messages":[{"id":1,"content":"`;
+    let pulled = 0;
+    /** 200 MB: a row whose text never ends, generated as it is read. */
+    class EndlessString extends Blob {
+      override get size() {
+        return 200 * 1024 * 1024;
+      }
+      override slice(): Blob {
+        return new Blob([head]);
+      }
+      override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+        const piece = new TextEncoder().encode('长'.repeat(65_536));
+        let first = true;
+        return new ReadableStream({
+          pull(controller) {
+            const bytes = first ? new TextEncoder().encode(head) : piece.slice();
+            first = false;
+            pulled += bytes.length;
+            if (pulled > 200 * 1024 * 1024) controller.close();
+            else controller.enqueue(bytes);
+          },
+        });
+      }
+    }
+    const preview = t.engine.call('backup.importPreview', { file: new EndlessString([]), mode: 'replace' });
+    const meanwhile = await t.engine.call('session.list', {});
+    expect(meanwhile.ok).toBe(true);
+    const res = await preview;
+    expect(res).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', details: { fields: ['file'] } } });
+    if (!res.ok) expect(res.error.message).toMatch(/longer than 2000000 characters.*Nothing was imported\.$/);
+    expect(pulled).toBeLessThan(10 * 1024 * 1024);
+    expect(await dumpDatabase(t)).toEqual(before);
   });
 
   it('keeps the local row when the file has the same id with other content, and says so', async () => {

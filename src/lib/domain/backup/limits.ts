@@ -6,10 +6,14 @@
  */
 
 /**
- * The largest file Engram imports. An export of 100,000 memories with their history is about
- * 90 MB (bench/backup-export.bench.ts), so this leaves room while refusing a 200 MB file unread.
+ * The largest backup file: Engram exports nothing larger and imports anything up to it, so every JSON
+ * backup it writes can be restored (the exporter refuses beyond it, before writing a byte when its
+ * estimate says so, and at the latest when the file would cross it). Imports are read piece by piece
+ * and hold about 1.2× the file in the worker (105 MB for the 86 MB export of 100,000 memories with
+ * their history; bench/backup-export.bench.ts), so 512 MB stays well inside a worker's memory. A
+ * larger store still leaves whole through the database file (engine/backup/db-file.ts).
  */
-export const MAX_IMPORT_BYTES = 160 * 1024 * 1024;
+export const MAX_BACKUP_BYTES = 512 * 1024 * 1024;
 
 /** Nesting of objects and arrays anywhere in the file (the envelope itself uses 4 levels). */
 export const MAX_JSON_DEPTH = 64;
@@ -19,6 +23,12 @@ export const MAX_STRING_CHARS = 2_000_000;
 
 /** A JSON column (a memory's value, a run's layers or prompt) serialised. */
 export const MAX_JSON_COLUMN_CHARS = 4_000_000;
+
+/**
+ * The longest single value (a row, a file, a top-level field) in a file read piece by piece: a row's
+ * longest columns together (a document, a run's layers and prompt), escaped, with room to spare.
+ */
+export const MAX_ELEMENT_CHARS = 24_000_000;
 
 /** Rows per table. */
 export const MAX_ROWS_PER_TABLE = 2_000_000;

@@ -53,8 +53,11 @@ function keyText(raw: string): string | null {
   }
 }
 
-/** Throws INVALID_ARGUMENT for over-deep nesting, over-long strings and forbidden keys; returns nothing. */
-export function scanJson(text: string, limits: SafeJsonLimits = DEFAULT_LIMITS, field = 'file'): void {
+/**
+ * Throws INVALID_ARGUMENT for over-deep nesting, over-long strings and forbidden keys; returns nothing.
+ * `offset`: where `text` starts in the file (positions in messages are the file's).
+ */
+export function scanJson(text: string, limits: SafeJsonLimits = DEFAULT_LIMITS, field = 'file', offset = 0): void {
   let depth = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
@@ -63,16 +66,16 @@ export function scanJson(text: string, limits: SafeJsonLimits = DEFAULT_LIMITS, 
       const end = stringEnd(text, i);
       if (end === -1) return; // unterminated: JSON.parse names the position
       if (end - i - 1 > limits.maxStringChars)
-        throw invalid(`a text is longer than ${limits.maxStringChars} characters`, i, field);
+        throw invalid(`a text is longer than ${limits.maxStringChars} characters`, offset + i, field);
       let j = end + 1;
       while (j < n && isSpace(text.charCodeAt(j))) j++;
       if (text.charCodeAt(j) === COLON && end - i + 1 <= MAX_KEY_RAW + 2) {
         const key = keyText(text.slice(i, end + 1));
-        if (key !== null && FORBIDDEN_KEYS.has(key)) throw invalid(`the key \`${key}\` is not allowed`, i, field);
+        if (key !== null && FORBIDDEN_KEYS.has(key)) throw invalid(`the key \`${key}\` is not allowed`, offset + i, field);
       }
       i = end;
     } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > limits.maxDepth) throw invalid(`nesting is deeper than ${limits.maxDepth} levels`, i, field);
+      if (++depth > limits.maxDepth) throw invalid(`nesting is deeper than ${limits.maxDepth} levels`, offset + i, field);
     } else if (c === 0x7d || c === 0x5d) {
       depth--;
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors';
-import { MAX_IMPORT_BYTES } from './limits';
+import { MAX_BACKUP_BYTES } from './limits';
 import { checkFileSize, sniffExportHead } from './sniff';
 
 function refusal(run: () => void): EngineError | null {
@@ -17,9 +17,10 @@ describe('refusals before the file is read', () => {
   it.each([
     [0, 'INVALID_ARGUMENT'],
     [1, null],
-    [MAX_IMPORT_BYTES, null],
-    [MAX_IMPORT_BYTES + 1, 'INVALID_ARGUMENT'],
-    [200 * 1024 * 1024, 'INVALID_ARGUMENT'],
+    [MAX_BACKUP_BYTES, null],
+    [MAX_BACKUP_BYTES + 1, 'INVALID_ARGUMENT'],
+    [200 * 1024 * 1024, null],
+    [600 * 1024 * 1024, 'INVALID_ARGUMENT'],
   ])('a file of %i bytes → %s', (bytes, code) => {
     expect(refusal(() => checkFileSize(bytes))?.code ?? null).toBe(code);
   });

@@ -1,6 +1,6 @@
 import { EngineError } from '../errors';
 import { ENGRAM_EXPORT_FORMAT, ENGRAM_EXPORT_VERSION } from './format';
-import { MAX_IMPORT_BYTES } from './limits';
+import { MAX_BACKUP_BYTES } from './limits';
 import { newerVersion } from './migrate-format';
 
 /**
@@ -11,11 +11,11 @@ import { newerVersion } from './migrate-format';
 const mb = (bytes: number) => Math.ceil(bytes / (1024 * 1024));
 
 export function checkFileSize(bytes: number, field = 'file'): void {
-  if (bytes > MAX_IMPORT_BYTES)
+  if (bytes > MAX_BACKUP_BYTES)
     throw new EngineError(
       'INVALID_ARGUMENT',
-      `Invalid \`${field}\`: the file is ${mb(bytes)} MB; Engram imports files of up to ${mb(MAX_IMPORT_BYTES)} MB. Export a project or a conversation instead. Nothing was imported.`,
-      { fields: [field], bytes, maxBytes: MAX_IMPORT_BYTES },
+      `Invalid \`${field}\`: the file is ${mb(bytes)} MB; Engram imports files of up to ${mb(MAX_BACKUP_BYTES)} MB. Export a project or a conversation instead. Nothing was imported.`,
+      { fields: [field], bytes, maxBytes: MAX_BACKUP_BYTES },
     );
   if (bytes === 0)
     throw new EngineError('INVALID_ARGUMENT', `Invalid \`${field}\`: the file is empty. Nothing was imported.`, { fields: [field], bytes });

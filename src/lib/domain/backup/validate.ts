@@ -3,7 +3,7 @@ import { normaliseProjectPath } from '../context/project-path';
 import { EngineError } from '../errors';
 import { settingsSchema } from '../settings';
 import { invalidArgument } from '../validation';
-import { ENGRAM_EXPORT_FORMAT, ENGRAM_EXPORT_VERSION, exportAppSchema, exportFileSchema, exportScopeSchema, type EngramExport } from './format';
+import { ENGRAM_EXPORT_FORMAT, ENGRAM_EXPORT_VERSION, exportAppSchema, exportFileSchema, exportScopeSchema, type EngramExport, type ExportFile } from './format';
 import { MAX_FILES, MAX_ROWS_PER_TABLE } from './limits';
 import { migrateExportFile } from './migrate-format';
 import { keyOf, rowSchema, type Row, type TableSpec } from './table-spec';
@@ -16,12 +16,17 @@ import { TABLES, type TableName } from './tables';
  * duplicate keys, references that lead nowhere, and the project files' paths. Every failure is
  * INVALID_ARGUMENT (or UNSUPPORTED_VERSION) naming the field, e.g. `tables.messages[3].session_id`.
  */
-const skeleton = z.strictObject({
+const headShape = {
   format: z.literal(ENGRAM_EXPORT_FORMAT),
   version: z.literal(ENGRAM_EXPORT_VERSION),
   exportedAt: z.iso.datetime({ offset: true }),
   app: exportAppSchema,
   scope: exportScopeSchema,
+};
+/** The envelope without its rows and files. */
+const headSchema = z.strictObject(headShape);
+const skeleton = z.strictObject({
+  ...headShape,
   tables: z
     .strictObject(Object.fromEntries(TABLES.map((t) => [t.name, z.array(z.unknown()).max(MAX_ROWS_PER_TABLE).default([])])) as Record<
       TableName,
@@ -39,32 +44,45 @@ export interface ValidatedExport {
   migratedFrom: number;
 }
 
+/** One row of a table, against its schema; the error names it, e.g. `tables.memories[3].confidence`. */
+export function validateRow(table: TableName, index: number, raw: unknown): Row {
+  const res = (rowSchemas.get(table) as z.ZodType<Row>).safeParse(raw);
+  if (!res.success) throw nothingImported(invalidArgument(res.error, `tables.${table}[${index}]`));
+  return res.data;
+}
+
+export function validateFile(index: number, raw: unknown): ExportFile {
+  const res = exportFileSchema.safeParse(raw);
+  if (!res.success) throw nothingImported(invalidArgument(res.error, `files[${index}]`));
+  return res.data;
+}
+
+/** A whole parsed file: migrated to the current version, then every check. */
 export function validateExport(raw: unknown): ValidatedExport {
   const { value, from } = migrateExportFile(raw);
   const top = skeleton.safeParse(value);
   if (!top.success) throw nothingImported(invalidArgument(top.error));
   const tables = {} as Record<TableName, Row[]>;
-  for (const t of TABLES) {
-    const schema = rowSchemas.get(t.name) as z.ZodType<Row>;
-    const rows = top.data.tables[t.name] as unknown[];
-    tables[t.name] = rows.map((row, i) => {
-      const res = schema.safeParse(row);
-      if (!res.success) throw nothingImported(invalidArgument(res.error, `tables.${t.name}[${i}]`));
-      return res.data;
-    });
-  }
-  const files = top.data.files.map((f, i) => {
-    const res = exportFileSchema.safeParse(f);
-    if (!res.success) throw nothingImported(invalidArgument(res.error, `files[${i}]`));
-    return res.data;
-  });
+  for (const t of TABLES) tables[t.name] = (top.data.tables[t.name] as unknown[]).map((row, i) => validateRow(t.name, i, row));
+  const { tables: _rows, files: rawFiles, ...head } = top.data;
+  return completeExport({ head, tables, files: rawFiles.map((f, i) => validateFile(i, f)), migratedFrom: from });
+}
+
+/**
+ * The checks that need the whole file, once every row and file has passed its own: the envelope,
+ * settings, duplicate keys, references, the scope and the project files' paths.
+ */
+export function completeExport(parts: { head: unknown; tables: Record<TableName, Row[]>; files: ExportFile[]; migratedFrom: number }): ValidatedExport {
+  const top = headSchema.safeParse(parts.head);
+  if (!top.success) throw nothingImported(invalidArgument(top.error));
+  const { tables, files } = parts;
   const file: EngramExport = { ...top.data, tables, files };
   checkSettings(tables.settings);
   for (const t of TABLES) checkDuplicates(t as unknown as TableSpec, tables[t.name]);
   checkReferences(tables);
   checkScope(file);
   checkFiles(file);
-  return { file, migratedFrom: from };
+  return { file, migratedFrom: parts.migratedFrom };
 }
 
 function nothingImported(err: EngineError): EngineError {

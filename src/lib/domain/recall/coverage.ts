@@ -29,16 +29,22 @@ const ASCII = /^[\x00-\x7f]*$/u;
 /** Lower-cased NFKC text; ASCII (most of a long code answer) needs no normalising. */
 const normalise = (text: string) => (ASCII.test(text) ? text.toLowerCase() : text.normalize('NFKC').toLowerCase());
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+const isWordChar = (ch: string | undefined) =>
+  ch !== undefined && (ch.charCodeAt(0) < 128 ? /[A-Za-z0-9_]/.test(ch) : WORD_CHAR.test(ch));
 
 /** Does the (normalised) text hold a word whose stem is `stem`? Words carrying it start with `needle`. */
 function stemMatcher(stem: string): (normal: string) => boolean {
   // A stem is its word minus a suffix, except "stories" → "story": the y may be an ie in the word.
   const needle = stem.length > 1 && stem.endsWith('y') ? stem.slice(0, -1) : stem;
-  const words = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRe(needle)}[\\p{L}\\p{N}_]*`, 'gu');
   return (normal) => {
-    if (!normal.includes(needle)) return false;
-    for (const m of normal.matchAll(words)) if (lightStem(m[0]) === stem) return true;
+    // Each place the letters occur at the start of a word: read the word to its end and compare stems.
+    for (let at = normal.indexOf(needle); at >= 0; at = normal.indexOf(needle, at + 1)) {
+      if (at > 0 && isWordChar(normal[at - 1])) continue;
+      let end = at + needle.length;
+      while (end < normal.length && isWordChar(normal[end])) end++;
+      if (lightStem(normal.slice(at, end)) === stem) return true;
+    }
     return false;
   };
 }

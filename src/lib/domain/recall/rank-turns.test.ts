@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../clock';
 import { DEFAULT_RETRIEVAL_CONFIG } from './config';
-import { rankTurns, refineHead, type RankTurnsInput, type TurnFacts } from './rank-turns';
+import { rankScored, rankTurns, refineHead, scoreTurns, type RankTurnsInput, type TurnFacts } from './rank-turns';
 
 const NOW = Date.UTC(2024, 4, 15);
 
@@ -84,6 +84,15 @@ describe('rankTurns', () => {
     expect(ranked.find((r) => r.id === 1)?.score.terms.context).toBe(1);
     expect(ranked.find((r) => r.id === 3)?.score.terms.context).toBeCloseTo(0.5, 10);
     expect(ranked.find((r) => r.id === 3)?.signals.turnRank).toBe(2);
+  });
+});
+
+describe('rankScored', () => {
+  it('lists the best first, ties to the newer, and only the `top` when asked', () => {
+    const facts = conversation(6);
+    const evidence = scoreTurns(input({ facts, ftsRanks: new Map([[1, -1], [3, -2], [5, -2]]), config: { ...DEFAULT_RETRIEVAL_CONFIG, neighbours: false } }));
+    expect(rankScored(evidence).map((r) => r.id)).toEqual([5, 3, 1]);
+    expect(rankScored(evidence, { top: 2 }).map((r) => r.id)).toEqual([5, 3]);
   });
 });
 

@@ -79,6 +79,8 @@ export interface RankTurnsInput {
  */
 export interface TurnEvidence {
   id: number;
+  /** For ties: the newer turn first. */
+  createdAt: number;
   /** The turn's lexical score plus its neighbours' share (0..1); 0 when it matched nothing itself or nearby. */
   lent: number;
   symbol: number;
@@ -116,6 +118,7 @@ export function scoreTurns(input: Omit<RankTurnsInput, 'refined'>): TurnEvidence
     const near = (n: number | null) => (n === null ? 0 : (lexical.get(n) ?? 0));
     out.push({
       id: f.id,
+      createdAt: f.createdAt,
       lent: own,
       symbol,
       recency: recencyTerm(f.createdAt, timeCtx),
@@ -134,19 +137,26 @@ export function scoreTurns(input: Omit<RankTurnsInput, 'refined'>): TurnEvidence
 }
 
 /**
- * 002's relevance from the evidence, with the second stage's factors when given. Context similarity is the turn's
+ * 002's relevance from the evidence, with the second stage's factors when given, best first (ties: newer first),
+ * the `top` best only when given. Context similarity is the turn's
  * score relative to the best candidate's: what makes a turn relevant is how much more of the question it (and the
  * turn it answers) holds than the rest. (A fused session ranking, RRF of turn and session ranks, was measured and
  * added nothing: docs/design/06-retrieval.md.)
  */
-export function rankScored(evidence: readonly TurnEvidence[], refined?: ReadonlyMap<number, Refinement>): RankedTurn[] {
+export function rankScored(evidence: readonly TurnEvidence[], opts: { refined?: ReadonlyMap<number, Refinement>; top?: number } = {}): RankedTurn[] {
+  const { refined } = opts;
   const turnScores = new Map<number, number>();
   for (const e of evidence) if (e.lent > 0) turnScores.set(e.id, e.lent * e.signals.speaker * (refined?.get(e.id)?.factor ?? 1));
-  const turnRanks = ranksOf(turnScores);
   let best = 0;
   for (const s of turnScores.values()) best = Math.max(best, s);
-  return evidence.map((e) => {
+  // Relevance for every candidate, but the explained result objects only for the `top` that can be listed.
+  const scored = evidence.map((e) => {
     const context = best > 0 ? (turnScores.get(e.id) ?? 0) / best : 0;
+    return { e, context, relevance: recallScore({ symbol: e.symbol, recency: e.recency, context }).relevance };
+  });
+  scored.sort((a, b) => b.relevance - a.relevance || b.e.createdAt - a.e.createdAt);
+  const turnRanks = ranksOf(turnScores);
+  return scored.slice(0, opts.top ?? scored.length).map(({ e, context }) => {
     const r = refined?.get(e.id);
     return {
       id: e.id,
@@ -159,7 +169,7 @@ export function rankScored(evidence: readonly TurnEvidence[], refined?: Readonly
 }
 
 export function rankTurns(input: RankTurnsInput): RankedTurn[] {
-  return rankScored(scoreTurns(input), input.refined);
+  return rankScored(scoreTurns(input), { refined: input.refined });
 }
 
 export interface RerankInput {

@@ -36,6 +36,15 @@ describe('listHits', () => {
     expect(out.map((x) => x.id)).toEqual(want);
   });
 
+  it('leaves out a third near-copy, and lets its block’s summary stand in for it', () => {
+    const hits = [h('r1', 'recent', 0.9), h('r2', 'recent', 0.89), h('r3', 'recent', 0.88), h('e1', 'early', 0.8), h('e2', 'early', 0.79)];
+    const copies = (a: H, b: H) => a.id[0] === b.id[0];
+    const standIn = (block: string, hit: H) => (block === 'early' ? { ...hit, id: 'summary-early' } : null);
+    expect(listHits(hits, 5, { copies }).map((x) => x.id)).toEqual(['r1', 'r2', 'e1', 'e2']);
+    const early = [h('e1', 'early', 0.9), h('e2', 'early', 0.89), h('e3', 'early', 0.88), h('x1', 'other', 0.5)];
+    expect(listHits(early, 5, { copies, standIn }).map((x) => x.id)).toEqual(['e1', 'e2', 'summary-early', 'x1']);
+  });
+
   it('takes no slot for a summary when the block has no more relevant turns than MAX_HITS_PER_BLOCK', () => {
     expect(MAX_HITS_PER_BLOCK).toBe(2);
     const out = listHits([h('a1', 'a', 0.9), h('b1', 'b', 0.8), h('a2', 'a', 0.7)], 5, { standIn: (_, s) => ({ ...s, id: 'summary' }) });

@@ -1,3 +1,5 @@
+import { MAX_COPIES } from './redundancy';
+
 /**
  * Seed 002 REQ-LTM-005, the conversation-turn score:
  *   relevance = symbol_match × 0.4 + recency × 0.3 + context_similarity × 0.3
@@ -46,7 +48,9 @@ export function symbolMatchScore(querySymbols: readonly string[], turnSymbols: R
  * more relevant turns than MAX_HITS_PER_BLOCK, its summary is listed once, in the place of the first turn beyond
  * them — it stands for the block's many relevant turns; that turn and the block's later ones are listed as they
  * come. There is no cap per block: a question's evidence is often several turns of one stretch of conversation,
- * and a hard cap of two per block cost 4–5 points of recall@10 on LoCoMo (docs/design/06-retrieval.md).
+ * and a hard cap of two per block cost 4–5 points of recall@10 on LoCoMo (docs/design/06-retrieval.md). What a
+ * cap also did — keep a run of near-identical turns from filling a short list (SC-LTM-001) — is done by leaving
+ * out a third near-copy (redundancy.ts), which no dev-set question needed.
  */
 export const MAX_HITS_PER_BLOCK = 2;
 
@@ -58,12 +62,13 @@ export interface Blocked {
 
 /**
  * Best first (ties: newer first), up to `limit`; `standIn(block, hit)` may offer the hit to list before the first
- * hit of a block beyond `perBlock` (at most once per block).
+ * hit of a block beyond `perBlock` (at most once per block). With `copies`, a hit that has MAX_COPIES near-copies
+ * listed already is left out (redundancy.ts) — its block's summary may stand in for it instead.
  */
 export function listHits<T extends Blocked>(
   hits: readonly T[],
   limit: number,
-  opts: { perBlock?: number; standIn?: (block: string, hit: T) => T | null } = {},
+  opts: { perBlock?: number; standIn?: (block: string, hit: T) => T | null; copies?: (a: T, b: T) => boolean } = {},
 ): T[] {
   const perBlock = opts.perBlock ?? MAX_HITS_PER_BLOCK;
   const sorted = [...hits].sort((a, b) => b.relevance - a.relevance || b.createdAt - a.createdAt);
@@ -74,7 +79,8 @@ export function listHits<T extends Blocked>(
     if (out.length >= limit) break;
     const n = used.get(h.block) ?? 0;
     used.set(h.block, n + 1);
-    if (n >= perBlock && !stoodIn.has(h.block)) {
+    const copy = opts.copies !== undefined && out.length >= MAX_COPIES && out.filter((o) => opts.copies?.(o, h)).length >= MAX_COPIES;
+    if ((n >= perBlock || copy) && !stoodIn.has(h.block)) {
       stoodIn.add(h.block);
       const standIn = opts.standIn?.(h.block, h);
       if (standIn) {
@@ -82,7 +88,7 @@ export function listHits<T extends Blocked>(
         if (out.length >= limit) break;
       }
     }
-    out.push(h);
+    if (!copy) out.push(h);
   }
   return out;
 }

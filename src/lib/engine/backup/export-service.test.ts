@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { validateExport } from '../../domain/backup';
+import { checkFileSize, MAX_BACKUP_BYTES, utf8Length, validateExport } from '../../domain/backup';
 import { expectOk } from '../testing';
+import { createExportService } from './export-service';
 import { fillEveryTable } from './test-fill';
 import { createBackupTestEngine, exportText, type BackupTestEngine } from './testing';
 
@@ -105,5 +106,52 @@ describe('chunked export', () => {
     expect(res.ok).toBe(false);
     if (!res.ok) expect(res.error.message).toContain(`\`memories\` (${m.id})`);
     expect(tempTables(t)).toBe(0);
+  });
+});
+
+describe('an export that could not be imported back is refused (MAX_BACKUP_BYTES on both sides)', () => {
+  async function serviceWith(t: BackupTestEngine, maxBytes: number) {
+    return createExportService({ env: t.engine.env, files: t.files, maxBytes });
+  }
+  async function drain(service: ReturnType<typeof createExportService>, exportId: string): Promise<string> {
+    let text = '';
+    for (;;) {
+      const c = await service.chunk(exportId, 16_384);
+      text += c.text;
+      if (c.done) return text;
+    }
+  }
+
+  it('estimates the file closely, and refuses before writing a byte when the estimate is over the limit', async () => {
+    const t = await createBackupTestEngine();
+    await fillEveryTable(t);
+    const started = expectOk(await t.engine.call('backup.exportBegin', { scope: { kind: 'all' } }));
+    expectOk(await t.engine.call('backup.exportCancel', { exportId: started.exportId }));
+    const actual = utf8Length(await exportText(t.engine));
+    expect(started.estimatedBytes).toBeGreaterThan(actual * 0.8);
+    expect(started.estimatedBytes).toBeLessThan(actual * 1.25);
+    const small = await serviceWith(t, Math.floor(started.estimatedBytes / 2));
+    await expect(small.begin({ kind: 'all' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { fields: ['scope'], reason: 'too-large' } });
+    expect(tempTables(t)).toBe(0);
+  });
+
+  it('stops at the limit itself when escapes make the file larger than estimated', async () => {
+    const t = await createBackupTestEngine();
+    const s = expectOk(await t.engine.call('session.create', {}));
+    // Every quote, backslash and newline doubles in JSON: the estimate counts each once.
+    for (let i = 0; i < 20; i++) expectOk(await t.engine.call('message.append', { sessionId: s.id, role: 'user', content: '"\\\n'.repeat(1000) }));
+    const probe = await serviceWith(t, Number.MAX_SAFE_INTEGER);
+    const { exportId, estimatedBytes } = await probe.begin({ kind: 'all' });
+    const actual = utf8Length(await drain(probe, exportId));
+    expect(actual).toBeGreaterThan(estimatedBytes);
+    const tight = await serviceWith(t, Math.floor((estimatedBytes + actual) / 2));
+    const started = await tight.begin({ kind: 'all' });
+    await expect(drain(tight, started.exportId)).rejects.toMatchObject({ details: { reason: 'too-large' } });
+    await expect(tight.chunk(started.exportId, 16_384)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('what it exports, it imports: an export at the limit passes the import\'s size check', async () => {
+    expect(() => checkFileSize(MAX_BACKUP_BYTES)).not.toThrow();
+    expect(() => checkFileSize(MAX_BACKUP_BYTES + 1)).toThrow();
   });
 });

@@ -1,8 +1,11 @@
 import {
   exportFileName,
   exportHeader,
+  MAX_BACKUP_BYTES,
   rowSchema,
   scanJson,
+  tooLargeToRestore,
+  utf8Length,
   type ExportScope,
   type TableName,
   type TableSpec,
@@ -30,6 +33,8 @@ export interface ExportStarted {
   totalRows: number;
   totalFiles: number;
   tables: Record<TableName, number>;
+  /** About how large the file will be (UTF-8 bytes); never more than MAX_BACKUP_BYTES. */
+  estimatedBytes: number;
 }
 
 export interface ExportChunk {
@@ -51,10 +56,12 @@ interface Cursor {
   firstRow: boolean;
   rowsDone: number;
   totalRows: number;
-  files: { projectId: string; path: string }[];
+  files: { projectId: string; path: string; size: number }[];
   fileIndex: number;
   filesWritten: number;
   touchedAt: number;
+  /** UTF-8 bytes handed out so far. */
+  bytes: number;
 }
 
 /** The pieces of one chunk and their length so far. */
@@ -74,8 +81,14 @@ const PAGE_ROWS = 500;
 const IDLE_MS = 10 * 60_000;
 const MAX_CURSORS = 3;
 
-export function createExportService(deps: { env: Pick<EngineEnv, 'driver' | 'clock' | 'ids' | 'log'>; files: ProjectFileStore | undefined }) {
+export function createExportService(deps: {
+  env: Pick<EngineEnv, 'driver' | 'clock' | 'ids' | 'log'>;
+  files: ProjectFileStore | undefined;
+  /** The largest file it writes: what an import accepts (tests lower it). */
+  maxBytes?: number;
+}) {
   const { driver, clock, ids, log } = deps.env;
+  const maxBytes = deps.maxBytes ?? MAX_BACKUP_BYTES;
   const cursors = new Map<string, Cursor>();
   const schemas = new Map(REGISTRY.map((e) => [e.spec.name, rowSchema(e.spec as TableSpec)]));
 
@@ -114,8 +127,25 @@ export function createExportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
         ? [selection.scope.id]
         : driver.all<{ id: string }>(`SELECT id FROM projects WHERE ${selection.filter('projects')} ORDER BY id`).map((r) => r.id);
     const out: Cursor['files'] = [];
-    for (const projectId of projectIds) for (const e of await store.list(projectId)) out.push({ projectId, path: e.path });
+    for (const projectId of projectIds) for (const e of await store.list(projectId)) out.push({ projectId, path: e.path, size: e.size });
     return out;
+  }
+
+  /**
+   * About the file's size: every exported column's bytes plus each row's JSON keys and punctuation
+   * (escapes aside), and the project files' text. One scan of the rows, before a byte is written.
+   */
+  function estimateBytes(selection: ScopeSelection, files: Cursor['files']): number {
+    let bytes = 0;
+    for (const { spec } of REGISTRY) {
+      const columns = Object.keys(spec.columns);
+      const sizes = columns.map((c) => `COALESCE(LENGTH(CAST(${c} AS BLOB)), 4)`).join(' + ');
+      const sql = `SELECT COALESCE(SUM(${sizes}), 0) AS n, COUNT(*) AS rows FROM ${spec.name} WHERE ${selection.filter(spec.name)}`;
+      const row = driver.get<{ n: number; rows: number }>(sql, selection.params(sql));
+      const perRow = columns.reduce((n, c) => n + c.length + 6, 2);
+      bytes += (row?.n ?? 0) + (row?.rows ?? 0) * perRow;
+    }
+    return bytes + files.reduce((n, f) => n + f.size + f.path.length + 64, 0);
   }
 
   /** The next rows of the current table after `c.after`, in key order. */
@@ -217,6 +247,8 @@ export function createExportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
         let totalRows = 0;
         for (const { spec } of REGISTRY) totalRows += tables[spec.name] = selection.count(spec.name);
         const files = await listFiles(selection);
+        const estimatedBytes = estimateBytes(selection, files);
+        if (estimatedBytes > maxBytes) throw tooLargeToRestore(estimatedBytes, maxBytes);
         const at = clock.now();
         const exportId = `export-${ids()}`;
         const header = exportHeader({
@@ -226,12 +258,12 @@ export function createExportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
         });
         cursors.set(exportId, {
           selection, header, phase: 'header', table: 0, after: null, firstRow: true, rowsDone: 0, totalRows,
-          files, fileIndex: 0, filesWritten: 0, touchedAt: at,
+          files, fileIndex: 0, filesWritten: 0, touchedAt: at, bytes: 0,
         });
         log.info('backup.export-begin', { scope: scope.kind, rows: totalRows, files: files.length });
         // An abandoned export (its window closed) frees its captured rows without waiting for the next one.
         (setTimeout(expireIdle, IDLE_MS + 1000) as { unref?: () => void }).unref?.();
-        return { exportId, fileName: exportFileName(scope, new Date(at)), totalRows, totalFiles: files.length, tables };
+        return { exportId, fileName: exportFileName(scope, new Date(at)), totalRows, totalFiles: files.length, tables, estimatedBytes };
       } catch (err) {
         selection.drop();
         throw err;
@@ -251,8 +283,15 @@ export function createExportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
         close(exportId);
         throw err;
       }
+      const text = out.text();
+      // The estimate cannot be exact (escapes): the limit itself is what the file may never cross.
+      c.bytes += utf8Length(text);
+      if (c.bytes > maxBytes) {
+        close(exportId);
+        throw tooLargeToRestore(c.bytes, maxBytes);
+      }
       const done = c.phase === 'done';
-      const result = { text: out.text(), done, rowsDone: c.rowsDone, totalRows: c.totalRows, filesDone: c.fileIndex, totalFiles: c.files.length };
+      const result = { text, done, rowsDone: c.rowsDone, totalRows: c.totalRows, filesDone: c.fileIndex, totalFiles: c.files.length };
       if (done) {
         close(exportId);
         log.info('backup.export-done', { rows: c.rowsDone, files: c.filesWritten });

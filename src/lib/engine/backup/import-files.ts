@@ -4,16 +4,24 @@ import type { ProjectFileStore } from '../files/project-file-store';
 
 /**
  * Project setting files of an import (OPFS, behind the ProjectFileStore port). They are not in SQLite,
- * so they are written after the database part commits: a file whose content is already there is left
- * alone, so running this twice changes nothing. Merge keeps a local file that differs (a conflict);
- * replace writes the file's version and removes the other files of the projects the scope owned.
+ * so they cannot be in the import's transaction; instead the preview plans them, the apply records the
+ * plan in the same transaction as the rows (file-journal.ts), and the plan is then carried out —
+ * idempotently, as often as it takes, also after a restart. Merge keeps a local file that differs (a
+ * conflict); replace writes the file's version and removes the other files of the projects the scope
+ * owned.
  */
 /** Files are counted like table rows. */
 export type FilesReport = TableCounts;
 
+export interface FilePlan {
+  report: FilesReport;
+  writes: ExportFile[];
+  deletes: { projectId: string; path: string }[];
+}
+
 type FileAction = 'add' | 'update' | 'skip' | 'conflict';
 
-async function plan(store: ProjectFileStore, f: ExportFile, mode: ImportMode): Promise<FileAction> {
+async function decide(store: ProjectFileStore, f: ExportFile, mode: ImportMode): Promise<FileAction> {
   const local = await store.read(f.projectId, f.path);
   if (local === null) return 'add';
   if (local === f.content) return 'skip';
@@ -30,27 +38,30 @@ async function leftovers(store: ProjectFileStore, files: readonly ExportFile[], 
   return out;
 }
 
-export async function importFiles(opts: {
+/** What an import would do to the files (nothing is written). */
+export async function planFiles(opts: {
   store: ProjectFileStore | undefined;
   files: readonly ExportFile[];
   mode: ImportMode;
   clearProjects: readonly string[];
-  /** false: only count (the preview). */
-  write: boolean;
-}): Promise<FilesReport> {
+}): Promise<FilePlan> {
   const report: FilesReport = { incoming: opts.files.length, add: 0, update: 0, skip: 0, conflict: 0, removed: 0 };
   const { store } = opts;
-  if (!store) return { ...report, skip: opts.files.length };
-  if (opts.mode === 'replace') {
-    for (const f of await leftovers(store, opts.files, opts.clearProjects)) {
-      if (opts.write) await store.delete(f.projectId, f.path);
-      report.removed++;
-    }
-  }
+  if (!store) return { report: { ...report, skip: opts.files.length }, writes: [], deletes: [] };
+  const deletes = opts.mode === 'replace' ? await leftovers(store, opts.files, opts.clearProjects) : [];
+  report.removed = deletes.length;
+  const writes: ExportFile[] = [];
   for (const f of opts.files) {
-    const action = await plan(store, f, opts.mode);
-    if (opts.write && (action === 'add' || action === 'update')) await store.write(f.projectId, f.path, f.content);
+    const action = await decide(store, f, opts.mode);
+    if (action === 'add' || action === 'update') writes.push(f);
     report[action]++;
   }
-  return report;
+  return { report, writes, deletes };
+}
+
+/** Carries out a plan. Safe to run again: a write puts the same content, a delete of a gone file is a no-op. */
+export async function carryOut(store: ProjectFileStore | undefined, plan: Pick<FilePlan, 'writes' | 'deletes'>): Promise<void> {
+  if (!store) return;
+  for (const d of plan.deletes) await store.delete(d.projectId, d.path);
+  for (const f of plan.writes) await store.write(f.projectId, f.path, f.content);
 }

@@ -1,9 +1,7 @@
 import {
   checkFileSize,
-  parseJsonSafely,
   sniffExportHead,
   SNIFF_BYTES,
-  validateExport,
   type ConflictItem,
   type EngramExport,
   type ExportScope,
@@ -15,15 +13,17 @@ import { EngineError } from '../../domain/errors';
 import type { EngineEnv } from '../env';
 import type { ProjectFileStore } from '../files/project-file-store';
 import { applyImport, type ApplyReport } from './import-apply';
-import { importFiles, type FilesReport } from './import-files';
+import { clearPendingFiles, readPendingFiles, recordPendingFiles, type PendingFiles } from './file-journal';
+import { carryOut, planFiles, type FilePlan, type FilesReport } from './import-files';
+import { readExportFile } from './read-export';
 
 /**
  * Import in three calls, so that reading and checking a large file never blocks a write and the user
  * sees what will happen before anything does:
  *
- *   importPreview({ file, mode }) ── read, sniff, parse, validate (nothing written) ─▶ token + counts
- *   importApply({ token, mode })  ── one write transaction: all rows or none ─────────▶ counts
- *   importFiles({ token })        ── project setting files (OPFS), idempotent ─────────▶ counts
+ *   importPreview({ file, mode }) ── read piece by piece, validate; plan rows and files ─▶ token + counts
+ *   importApply({ token, mode })  ── one write transaction: all rows + the file plan, or nothing ─▶ counts
+ *   importFiles({ token })        ── carry out the plan (OPFS), idempotent; also at the next start ─▶ counts
  *
  * The parsed file waits in the worker's memory under its token (one at a time, 30 minutes at most).
  */
@@ -54,7 +54,9 @@ interface Staged {
   file: EngramExport;
   info: ImportFileInfo;
   stagedAt: number;
-  applied: Pick<ApplyReport, 'mode' | 'clearProjects'> | null;
+  /** The files each previewed mode would write and remove (planned where reading files is possible: async). */
+  plans: Partial<Record<ImportMode, FilePlan & { clearProjects: string[] }>>;
+  applied: { mode: ImportMode; files: FilesReport } | null;
 }
 
 const STAGE_TTL_MS = 30 * 60_000;
@@ -65,6 +67,18 @@ class PreviewRollback extends Error {}
 export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clock' | 'ids' | 'log'>; files: ProjectFileStore | undefined }) {
   const { driver, clock, ids, log } = deps.env;
   let staged: Staged | null = null;
+
+  async function finish(pending: PendingFiles): Promise<void> {
+    await carryOut(deps.files, pending);
+    clearPendingFiles(driver, pending.token);
+    log.info('backup.import-files-written', { writes: pending.writes.length, deletes: pending.deletes.length });
+  }
+
+  // An import whose rows committed but whose files were not all written (the window closed, a write
+  // failed): finish it now.
+  const owed = readPendingFiles(driver);
+  if (owed)
+    void finish(owed).catch((err: unknown) => log.error('backup.import-files-failed', { cause: err instanceof Error ? err.name : 'unknown' }));
 
   function mustGet(token: string): Staged {
     if (staged && clock.now() - staged.stagedAt > STAGE_TTL_MS) staged = null;
@@ -79,7 +93,8 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
     staged = null; // one file at a time: a new choice frees the last one
     checkFileSize(blob.size);
     sniffExportHead(await blob.slice(0, SNIFF_BYTES).text());
-    const { file, migratedFrom } = validateExport(parseJsonSafely(await blob.text()));
+    // Piece by piece, letting other calls run between pieces: never the whole text in memory at once.
+    const { file, migratedFrom } = await readExportFile(blob);
     const info: ImportFileInfo = {
       version: file.version,
       migratedFrom,
@@ -91,7 +106,7 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
     const rows = Object.values(file.tables).reduce((n, r) => n + r.length, 0);
     log.info('backup.import-staged', { bytes: blob.size, rows, files: file.files.length, from: migratedFrom });
     const token = `import-${ids()}`;
-    staged = { token, file, info, stagedAt: clock.now(), applied: null };
+    staged = { token, file, info, stagedAt: clock.now(), plans: {}, applied: null };
     // A file nobody applies or discards must not hold the worker's memory until the next import.
     const timer = setTimeout(() => {
       if (staged?.token === token) staged = null;
@@ -113,24 +128,46 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
         if (!(err instanceof PreviewRollback)) throw err;
       }
       const r = report as unknown as ApplyReport;
-      const files = await importFiles({ store: deps.files, files: s.file.files, mode: input.mode, clearProjects: r.clearProjects, write: false });
-      return { token: s.token, mode: input.mode, file: s.info, tables: r.tables, files, conflicts: r.conflicts, conflictsTotal: r.conflictsTotal };
+      const plan = await planFiles({ store: deps.files, files: s.file.files, mode: input.mode, clearProjects: r.clearProjects });
+      s.plans[input.mode] = { ...plan, clearProjects: r.clearProjects };
+      return { token: s.token, mode: input.mode, file: s.info, tables: r.tables, files: plan.report, conflicts: r.conflicts, conflictsTotal: r.conflictsTotal };
     },
-    /** Synchronous: runs inside the engine's write transaction. */
+    /**
+     * Synchronous: runs inside the engine's write transaction, which also records the files the import
+     * owes (file-journal.ts) — the rows and the files' plan commit together, or neither does.
+     */
     apply(token: string, mode: ImportMode): ImportResult {
       const s = mustGet(token);
+      const plan = s.plans[mode];
+      if (!plan)
+        throw new EngineError('INVALID_ARGUMENT', 'Invalid `mode`: preview the file with this mode (backup.importPreview) before applying it.', {
+          fields: ['mode'],
+        });
       const r = applyImport(driver, s.file, mode);
-      s.applied = { mode, clearProjects: r.clearProjects };
-      log.info('backup.import-applied', { mode, conflicts: r.conflictsTotal });
-      return { token, mode, tables: r.tables, conflicts: r.conflicts, conflictsTotal: r.conflictsTotal, filesPending: s.file.files.length };
+      // Replace clears the files of the projects the scope owned: those must be the ones the plan saw.
+      if (r.clearProjects.join('\n') !== plan.clearProjects.join('\n'))
+        throw new EngineError('CONFLICT', 'The projects this import replaces changed since its preview; preview it again. Nothing was imported.', {
+          field: 'token',
+        });
+      recordPendingFiles(driver, { token, report: plan.report, writes: plan.writes, deletes: plan.deletes });
+      s.applied = { mode, files: plan.report };
+      log.info('backup.import-applied', { mode, conflicts: r.conflictsTotal, files: plan.writes.length + plan.deletes.length });
+      return { token, mode, tables: r.tables, conflicts: r.conflicts, conflictsTotal: r.conflictsTotal, filesPending: plan.writes.length + plan.deletes.length };
     },
+    /** Writes the files an applied import owes (again, if a write failed before); the record goes once all are written. */
     async applyFiles(token: string): Promise<FilesReport> {
+      const pending = readPendingFiles(driver);
+      if (pending?.token === token) {
+        await finish(pending);
+        if (staged?.token === token) staged = null;
+        return pending.report;
+      }
       const s = mustGet(token);
       if (!s.applied)
         throw new EngineError('INVALID_ARGUMENT', 'Invalid `token`: apply the import (backup.importApply) before its files.', { fields: ['token'] });
-      const report = await importFiles({ store: deps.files, files: s.file.files, mode: s.applied.mode, clearProjects: s.applied.clearProjects, write: true });
+      // Applied, and its files already written (at a restart, or by an earlier call).
       staged = null;
-      return report;
+      return s.applied.files;
     },
     discard(token: string): boolean {
       if (!staged || staged.token !== token) return false;

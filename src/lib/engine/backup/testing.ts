@@ -3,7 +3,7 @@
  * canonical dump read straight from SQLite (not through the exporter), and the export/import flows
  * as the UI runs them.
  */
-import { canonicalDump, type CanonicalDump, type ExportScope, type ImportMode } from '../../domain/backup';
+import type { ExportScope, ImportMode } from '../../domain/backup';
 import { fixedClock, sequentialIds } from '../../domain/clock';
 import { memoryLogger } from '../../domain/log';
 import { createEngine, type Engine } from '../engine';
@@ -13,8 +13,9 @@ import { migrations } from '../store/migrations';
 import { loadSqlite3, openWasmDatabase } from '../store/open-wasm';
 import { T0, expectOk } from '../testing';
 import { provideDbFileAccess } from './db-file-access';
-import { EXCLUDED_TABLES, REGISTRY } from './registry';
-import { ftsTables, schemaTables } from './schema-tables';
+import { dumpDatabase } from './dump';
+import { REGISTRY } from './registry';
+import { ftsTables } from './schema-tables';
 
 export async function createBackupTestEngine(opts: { now?: number; idPrefix?: string } = {}) {
   const clock = fixedClock(opts.now ?? T0);
@@ -30,28 +31,6 @@ export async function createBackupTestEngine(opts: { now?: number; idPrefix?: st
 }
 
 export type BackupTestEngine = Awaited<ReturnType<typeof createBackupTestEngine>>;
-
-const hidden = new Map(REGISTRY.map((e) => [e.spec.name, e.spec.hidden ?? []]));
-
-/** Every ordinary table's rows (hidden internal keys aside) and every project file, canonically. */
-export async function dumpDatabase(t: Pick<BackupTestEngine, 'driver' | 'files'>): Promise<CanonicalDump> {
-  const tables: Record<string, Record<string, unknown>[]> = {};
-  for (const name of schemaTables(t.driver)) {
-    if (name in EXCLUDED_TABLES) continue;
-    const drop = hidden.get(name as never) ?? [];
-    tables[name] = t.driver.all<Record<string, unknown>>(`SELECT * FROM ${name}`).map((r) => {
-      const row = { ...r };
-      for (const h of drop) delete row[h];
-      return row;
-    });
-  }
-  const projects = t.driver.all<{ id: string }>('SELECT id FROM projects').map((r) => r.id);
-  const files = [];
-  for (const projectId of projects) {
-    for (const e of await t.files.list(projectId)) files.push({ projectId, path: e.path, content: (await t.files.read(projectId, e.path)) ?? '' });
-  }
-  return canonicalDump({ tables, files });
-}
 
 /**
  * What each full-text index holds, independent of rowids: per term, in how many documents and how
@@ -96,3 +75,4 @@ export async function wipe(t: Pick<BackupTestEngine, 'driver' | 'files'>): Promi
 }
 
 export type { ProjectFileStore };
+export { dumpDatabase };

@@ -519,13 +519,13 @@ export const contract = {
     ]),
     errors: ['NOT_FOUND', 'UNSUPPORTED_VERSION'],
   }),
-  /** Writes a previewed file in one transaction: every row or none. */
+  /** Writes a previewed file in one transaction: every row and the plan for its files, or none. */
   'backup.importApply': call<Backup.ImportResult>()({
     input: z.strictObject({ token: backupInput.token, mode: backupInput.mode }),
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'CONFLICT'],
     write: true,
   }),
-  /** After importApply: the file's project setting files (idempotent). */
+  /** After importApply: writes the project setting files it recorded (idempotent; also done at the next start). */
   'backup.importFiles': call<Backup.FilesReport>()({ input: z.strictObject({ token: backupInput.token }), errors: ['NOT_FOUND'] }),
   'backup.importDiscard': call<{ discarded: boolean }>()({ input: z.strictObject({ token: backupInput.token }) }),
   /** The SQLite database file, byte for byte (a Blob). */

@@ -4,6 +4,7 @@ import { answerType } from '../../domain/recall/answer-type';
 import type { WeightedTerm } from '../../domain/recall/coverage';
 import { rankScored, refineHead, scoreTurns, type RankedTurn, type Refinement, type TurnFacts } from '../../domain/recall/rank-turns';
 import { listHits } from '../../domain/recall/score';
+import { nearCopies, shingles } from '../../domain/recall/redundancy';
 import { sumRanks } from '../../domain/recall/fusion';
 import { speakersFromMentions, type Role } from '../../domain/recall/speakers';
 import { recencyBasis } from '../../domain/recall/time-fit';
@@ -56,7 +57,8 @@ export interface RecallInput {
  *        ─▶ scoreTurns + rankScored: context = (bm25 + neighbours' share) × speaker cue, relative to the best;
  *                      recency = temporal fit; symbol match          → 002's relevance
  *        ─▶ second stage over the head (coverage, answer type), rankScored again
- *        ─▶ listHits: best first; a summarised block with many relevant turns lists its summary once
+ *        ─▶ listHits: best first; no third near-copy; a summarised block with many relevant turns (or a left-out
+ *             copy) lists its summary once
  *
  * Works across all conversations (SC-LTM-004); the current session's most recent turns are left out, as they are
  * in the context in full.
@@ -96,11 +98,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
   }
 
   /** Only the head of the ranking can reach a list of `limit`; the rest is never read again. */
-  function headOf(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, limit: number): RankedTurn[] {
-    return [...ranked]
-      .sort((a, b) => b.score.relevance - a.score.relevance || (facts.get(b.id)?.createdAt ?? 0) - (facts.get(a.id)?.createdAt ?? 0))
-      .slice(0, limit * HEAD_FACTOR + HEAD_EXTRA);
-  }
+  const headSize = (limit: number) => limit * HEAD_FACTOR + HEAD_EXTRA;
 
   /** Second stage with the head's texts (and the questions its replies answer): coverage and answer type. */
   function refine(head: RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, opts: { terms: WeightedTerm[]; query: string; read: TextReader }): Map<number, Refinement> {
@@ -114,9 +112,9 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
     return refineHead({ head, facts, texts, terms: opts.terms, answerType: answerType(opts.query), config: currentConfig() });
   }
 
-  /** Ranked turns → the list shown: blocks diversified, summaries standing in for the rest of their block. */
+  /** Ranked turns → the list shown: near-copies left out, summaries standing in for their block's many turns. */
   function select(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, input: RecallInput, read: TextReader): RecallHit[] {
-    const head = headOf(ranked, facts, input.limit);
+    const head = ranked.slice(0, headSize(input.limit));
     const headFacts = head.map((r) => facts.get(r.id)).filter((f): f is TurnFacts => f !== undefined);
     const blocks = new Map<string, SummaryBlock[]>();
     if (input.includeSummaries && headFacts.length) for (const b of index.summaryBlocks(headFacts)) blocks.set(b.sessionId, [...(blocks.get(b.sessionId) ?? []), b]);
@@ -141,7 +139,16 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
         explain: { ...r.score, matchedSymbols: r.matchedSymbols, ftsRank: r.ftsRank, signals: r.signals },
       });
     }
+    // Near-copies are told apart by their texts (read already for the second stage, as a rule).
+    const shingled = new Map<number, Set<string>>();
+    const shinglesOf = (h: Light) => {
+      const id = h.turnId ?? -1;
+      let s = shingled.get(id);
+      if (!s) shingled.set(id, (s = shingles(read([id]).get(id)?.content ?? '')));
+      return s;
+    };
     const chosen = listHits(light, input.limit, {
+      copies: (a, b) => !a.isSummary && !b.isSummary && nearCopies(shinglesOf(a), shinglesOf(b)),
       // A summarised block with many relevant turns: its summary stands for them.
       standIn: (_block, hit): Light | null =>
         hit.cover
@@ -210,8 +217,9 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
       const stage = { facts, ftsRanks, symbolHits, querySymbols: symbols, timeLane, cued, now, ranges, recentCue, config: cfg };
       const evidence = scoreTurns(stage);
       const read = textReader();
-      let ranked = rankScored(evidence);
-      if (cfg.rerank) ranked = rankScored(evidence, refine(headOf(ranked, facts, input.limit), facts, { terms: terms.weighted, query: input.query, read }));
+      const top = headSize(input.limit);
+      let ranked = rankScored(evidence, { top });
+      if (cfg.rerank) ranked = rankScored(evidence, { top, refined: refine(ranked, facts, { terms: terms.weighted, query: input.query, read }) });
       const results = select(ranked, facts, input, read);
       return {
         results,

@@ -80,6 +80,7 @@ export const backup = {
     invalidField: 'The file was not imported: “{{field}}” is not valid.',
     invalidFile: 'The file was not imported: it is not a valid Engram export.',
     newer: 'This file comes from a newer version of Engram. Update Engram, then import it again.',
+    tooLarge: 'This backup would be about {{size}}, more than Engram can import again (up to {{max}}). Export a project or a conversation, or the database file, instead.',
     nothingChanged: 'Nothing was changed.',
     details: 'Details',
   },

@@ -81,6 +81,7 @@ export const backup: Messages<typeof en> = {
     invalidField: '文件未导入：“{{field}}” 无效。',
     invalidFile: '文件未导入：这不是有效的 Engram 导出文件。',
     newer: '该文件来自更新版本的 Engram。请先更新 Engram，再导入。',
+    tooLarge: '这个备份约有 {{size}}，超过了 Engram 能再次导入的大小（最多 {{max}}）。请改为导出单个项目或会话，或导出数据库文件。',
     nothingChanged: '没有做任何改动。',
     details: '详情',
   },

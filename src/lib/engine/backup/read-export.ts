@@ -1,0 +1,39 @@
+import { createExportCollector, createJsonSplitter, type ValidatedExport } from '../../domain/backup';
+
+/**
+ * Reads an import file as a stream of text pieces — never the whole text at once — splitting,
+ * scanning and validating each row as it arrives. Every few milliseconds of work it lets other engine
+ * calls run, so a large file being read does not hold up the chat or anyone else's writes.
+ */
+const SLICE_MS = 12;
+const PIECE_CHARS = 32 * 1024;
+
+const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+export async function readExportFile(blob: Blob, opts: { sliceMs?: number } = {}): Promise<ValidatedExport> {
+  const collector = createExportCollector();
+  const splitter = createJsonSplitter((event) => collector.accept(event));
+  const reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
+  const sliceMs = opts.sliceMs ?? SLICE_MS;
+  let since = performance.now();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      // A stream may hand over megabytes at once: fed in small slices, with a pause whenever a slice of
+      // time is used up.
+      for (let at = 0; at < value.length; at += PIECE_CHARS) {
+        splitter.push(value.slice(at, at + PIECE_CHARS));
+        if (performance.now() - since >= sliceMs) {
+          await yieldToOthers();
+          since = performance.now();
+        }
+      }
+    }
+  } catch (err) {
+    await reader.cancel().catch(() => undefined);
+    throw err;
+  }
+  splitter.end();
+  return collector.finish();
+}
