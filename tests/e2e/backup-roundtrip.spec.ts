@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
-import type { CanonicalDump } from '../../src/lib/domain/backup';
+import { ENGRAM_EXPORT_FORMAT, ENGRAM_EXPORT_VERSION, type CanonicalDump } from '../../src/lib/domain/backup';
 import { REGISTRY } from '../../src/lib/engine/backup/registry';
 import { dumpDatabase } from '../../src/lib/engine/backup/dump';
 import { createBetterSqlite3Driver } from '../../src/lib/engine/store/better-sqlite3-driver';
@@ -124,7 +124,7 @@ test('issue 6 in Chromium: every table → export (File System Access) → an em
   expect(saved[0]?.name).toMatch(/^engram-backup-\d{4}-\d{2}-\d{2}\.json$/);
   // Written piece by piece as the export ran, and together one export document.
   const text = saved[0]?.parts.join('') ?? '';
-  expect(JSON.parse(text)).toMatchObject({ format: 'engram-export', version: 1, scope: { kind: 'all' } });
+  expect(JSON.parse(text)).toMatchObject({ format: ENGRAM_EXPORT_FORMAT, version: ENGRAM_EXPORT_VERSION, scope: { kind: 'all' } });
 
   // A new browser profile: an empty database on its own OPFS.
   const fresh = await browser.newContext();
