@@ -35,16 +35,22 @@ describe('engine', () => {
     expect(unknownMethod).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
   });
 
-  it('applies a write with an op id once, and replays its result', async () => {
+  it('applies a write with an op id once; another tab’s write (keepResult) replays its result, a tab’s own write replays as null', async () => {
     const { engine, driver } = await createTestEngine();
-    const first = expectOk(await engine.call('settings.update', { patch: { 'memory.rag_top_n': 7 } }, { opId: 'op-00000001' }));
+    const relayed = { method: 'settings.update', input: { patch: { 'memory.rag_top_n': 7 } }, opId: 'op-00000001', keepResult: true };
+    const first = expectOk(await engine.handle(relayed)) as Record<string, unknown>;
     expect(first['memory.rag_top_n']).toBe(7);
     expectOk(await engine.call('settings.update', { patch: { 'memory.rag_top_n': 9 } }));
-    const replay = expectOk(await engine.call('settings.update', { patch: { 'memory.rag_top_n': 7 } }, { opId: 'op-00000001' }));
-    // The replay returns the stored result and does not write again.
-    expect(replay['memory.rag_top_n']).toBe(7);
+    // The re-send returns the stored result and does not write again.
+    expect((expectOk(await engine.handle(relayed)) as Record<string, unknown>)['memory.rag_top_n']).toBe(7);
     expect(expectOk(await engine.call('settings.get', {}))['memory.rag_top_n']).toBe(9);
-    expect(driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM applied_ops')?.n).toBe(1);
+
+    // A tab's own write keeps no result (nobody can re-send it once its tab is gone), only its op id.
+    expectOk(await engine.call('settings.update', { patch: { 'memory.rag_top_n': 4 } }, { opId: 'op-00000002' }));
+    expect(await engine.call('settings.update', { patch: { 'memory.rag_top_n': 5 } }, { opId: 'op-00000002' })).toEqual({ ok: true, data: null });
+    expect(expectOk(await engine.call('settings.get', {}))['memory.rag_top_n']).toBe(4);
+    expect(driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM applied_ops')?.n).toBe(2);
+    expect(driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM op_results')?.n).toBe(1);
   });
 
   it('announces writes to change listeners, not reads', async () => {

@@ -16,6 +16,12 @@ export interface EngineRequest {
   input: unknown;
   /** Idempotency key for writes: the same op id is applied once. */
   opId?: string;
+  /**
+   * The answer must outlive this leader: the call came from another tab, which re-sends it to the next leader
+   * if this one dies before answering (db-host.ts). Its result is then kept (op_results) for the re-send.
+   * A tab's own calls die with it, so theirs is not written.
+   */
+  keepResult?: boolean;
 }
 
 export interface ChangeEvent {
@@ -63,7 +69,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
       const handler = handlers[method] as (input: unknown) => unknown;
       let data: unknown;
       if (spec.write) {
-        data = runWrite(method, req.opId, () => handler(parsed.data));
+        data = runWrite(method, req, () => handler(parsed.data));
         for (const l of listeners) l({ method, at: env.clock.now() });
       } else {
         data = await handler(parsed.data);
@@ -82,7 +88,8 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
    * re-sent after a leader hand-over gets the first answer back; after that the op id alone keeps it from
    * applying twice (an outbox drain only needs to know it was applied) and the answer is null.
    */
-  function runWrite(method: Method, opId: string | undefined, run: () => unknown): unknown {
+  function runWrite(method: Method, req: EngineRequest, run: () => unknown): unknown {
+    const { opId } = req;
     return env.driver.transaction(() => {
       if (opId && env.driver.get('SELECT 1 FROM applied_ops WHERE op_id = ?', [opId])) {
         const prior = env.driver.get<{ result: string }>('SELECT result FROM op_results WHERE op_id = ?', [opId]);
@@ -93,7 +100,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
       if (opId) {
         const now = env.clock.now();
         env.driver.run('INSERT INTO applied_ops (op_id, applied_at) VALUES (?, ?)', [opId, now]);
-        if (data !== undefined) env.driver.run('INSERT INTO op_results (op_id, result, applied_at) VALUES (?, ?, ?)', [opId, JSON.stringify(data), now]);
+        if (req.keepResult && data !== undefined) env.driver.run('INSERT INTO op_results (op_id, result, applied_at) VALUES (?, ?, ?)', [opId, JSON.stringify(data), now]);
         if (++writesSincePrune >= PRUNE_EVERY) {
           writesSincePrune = 0;
           env.driver.run('DELETE FROM op_results WHERE applied_at < ? OR rid <= (SELECT MAX(rid) FROM op_results) - ?', [now - RESULT_TTL_MS, RESULTS_KEPT]);

@@ -150,7 +150,8 @@ export function createDbHost(opts: DbHostOptions): DbHost {
     switch (msg.t) {
       case 'req':
         if (role === 'leader') {
-          void answerOnce(`${msg.from}:${msg.id}`, msg.req).then((res) => send({ t: 'res', to: msg.from, id: msg.id, res }));
+          // Another tab's call: if this leader dies before answering, that tab re-sends it to the next one.
+          void answerOnce(`${msg.from}:${msg.id}`, { ...msg.req, keepResult: true }).then((res) => send({ t: 'res', to: msg.from, id: msg.id, res }));
         }
         break;
       case 'res':
