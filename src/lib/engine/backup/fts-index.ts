@@ -17,8 +17,8 @@ export interface FtsIndex {
 export const FTS_INDEXES = {
   messages: {
     table: 'messages_fts',
-    columns: ['body', 'extra'],
-    values: (row: Row) => messageFtsColumns({ content: row.content as string }),
+    columns: ['body', 'extra', 'symbols'],
+    values: (row: Row) => messageFtsColumns({ content: row.content as string, symbols: row.symbols as string[] }),
   },
   summaries: {
     table: 'summaries_fts',

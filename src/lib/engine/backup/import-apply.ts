@@ -56,8 +56,6 @@ export function applyImport(driver: SqlDriver, file: EngramExport, mode: ImportM
   const idMap = new Map<TableName, Map<unknown, unknown>>(REGISTRY.map((e) => [e.spec.name, new Map()]));
   const blocked = new Map<TableName, Map<unknown, Blocked>>(REGISTRY.map((e) => [e.spec.name, new Map()]));
   const inserted = new Map<TableName, Set<number>>(REGISTRY.map((e) => [e.spec.name, new Set()]));
-  /** Rows added or updated, as written, per table with an afterImport hook. */
-  const written = new Map<TableName, Row[]>();
 
   const clearProjects = ownedProjects(driver, file.scope);
   if (mode === 'replace') removeScope(driver, file.scope, counts);
@@ -163,10 +161,7 @@ export function applyImport(driver: SqlDriver, file: EngramExport, mode: ImportM
       let outcome = decide({ table: spec, mode, incoming: row, local: local.row });
       if (forceConflict && outcome !== 'skip') outcome = 'conflict';
       mapKey(e, fileRow, local.row);
-      if (outcome === 'update') {
-        update(e, local, row);
-        if (e.afterImport) written.set(spec.name, [...(written.get(spec.name) ?? []), row]);
-      }
+      if (outcome === 'update') update(e, local, row);
       return outcome === 'conflict' ? conflict(e, fileRow) : outcome;
     }
     const dup = duplicate(e, row);
@@ -178,7 +173,6 @@ export function applyImport(driver: SqlDriver, file: EngramExport, mode: ImportM
     }
     if (forceConflict) return conflict(e, fileRow);
     insert(e, row, !idTaken);
-    if (e.afterImport) written.set(spec.name, [...(written.get(spec.name) ?? []), row]);
     return 'add';
   }
 
@@ -194,7 +188,6 @@ export function applyImport(driver: SqlDriver, file: EngramExport, mode: ImportM
       });
     const c = counts[e.spec.name];
     for (const row of rows) c[importRow(e, row, forceConflict)]++;
-    e.afterImport?.(driver, written.get(e.spec.name) ?? []);
   }
   return { mode, tables: counts, conflicts, conflictsTotal, clearProjects };
 }

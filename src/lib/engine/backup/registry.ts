@@ -1,7 +1,6 @@
 import { TABLES, type Row, type TableName, type TableSpec } from '../../domain/backup';
 import { settingsSchema } from '../../domain/settings';
 import type { SqlDriver } from '../store/driver';
-import { refreshSymbolLookup } from '../store/symbol-lookup';
 import { FTS_INDEXES, type FtsIndex } from './fts-index';
 
 /**
@@ -38,8 +37,6 @@ export interface EngineTable {
   readonly fts?: FtsIndex;
   /** Derived rows to clear when an import rewrites a row (the file brings their new version). */
   readonly onUpdate?: (driver: SqlDriver, rowid: number) => void;
-  /** After an import: the rows it added or updated here (references rewritten), for derived indexes to follow. */
-  readonly afterImport?: (driver: SqlDriver, rows: readonly Row[]) => void;
   /**
    * The table is one document's history (the profile's versions): if any incoming row conflicts, all
    * of them do, so two devices' histories are never interleaved into a version nobody wrote.
@@ -63,17 +60,10 @@ const ENTRIES: Record<TableName, Entry> = {
     own: { project: ofSessions, session: ofSessions },
     fts: FTS_INDEXES.messages,
     // The symbol rows of a message are derived from its text; the file carries those of the new text.
-    onUpdate: (driver, rowid) => {
-      driver.run('DELETE FROM symbol_index WHERE turn_id = ?', [rowid]);
-      driver.run('DELETE FROM symbols_fts WHERE rowid = ?', [rowid]);
-    },
+    onUpdate: (driver, rowid) => void driver.run('DELETE FROM symbol_index WHERE turn_id = ?', [rowid]),
   },
   summaries: { own: { project: ofSessions, session: ofSessions }, fts: FTS_INDEXES.summaries },
-  symbol_index: {
-    own: following((sel) => `turn_id IN ${sel('messages', 'id')}`),
-    // The symbol → turn lookup (symbols_fts) is derived from these rows, like the full-text indexes.
-    afterImport: (driver, rows) => refreshSymbolLookup(driver, rows.map((r) => r.turn_id as number)),
-  },
+  symbol_index: { own: following((sel) => `turn_id IN ${sel('messages', 'id')}`) },
   memories: {
     own: { project: project(), session: () => 'session_id = $scope' },
     // 001 dedupe: the same statement under the same key and scope is the same memory, whatever its id.

@@ -4,6 +4,7 @@ import { hasCjk, segmentWords } from '../../domain/text/segment';
 import { highlightSnippet } from '../../domain/text/snippet';
 import type { EngineEnv } from '../env';
 import { toMessage, type MessageRow } from '../store/conversation-rows';
+import { MESSAGE_BM25, messageTextMatch } from '../store/fts-columns';
 
 export interface SearchFilters {
   sessionId?: string;
@@ -40,10 +41,11 @@ export function createSearchService({ driver }: Pick<EngineEnv, 'driver'>) {
     const { sql, params } = filterSql(f);
     const base = `FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id
       WHERE messages_fts MATCH ?${sql}`;
-    const total = driver.get<{ n: number }>(`SELECT COUNT(*) AS n ${base}`, [match, ...params])?.n ?? 0;
+    const text = messageTextMatch(match);
+    const total = driver.get<{ n: number }>(`SELECT COUNT(*) AS n ${base}`, [text, ...params])?.n ?? 0;
     const rows = driver.all<MessageRow & { title: string }>(
-      `SELECT m.*, s.title ${base} ORDER BY messages_fts.rank LIMIT ? OFFSET ?`,
-      [match, ...params, limit, offset],
+      `SELECT m.*, s.title ${base} ORDER BY ${MESSAGE_BM25} LIMIT ? OFFSET ?`,
+      [text, ...params, limit, offset],
     );
     return { total, rows };
   }

@@ -1,6 +1,7 @@
 import type { TurnFacts } from '../../domain/recall/rank-turns';
 import type { TimeRange } from '../../domain/text/time-calendar';
 import type { SqlDriver } from '../store/driver';
+import { MESSAGE_BM25, messageTextMatch } from '../store/fts-columns';
 import { symbolsMatch } from '../store/symbol-tokens';
 
 /**
@@ -46,7 +47,7 @@ export function createTurnIndex(driver: SqlDriver) {
       try {
         const r = driver.get<{ n: number; lo: number | null }>(
           'SELECT count(*) AS n, min(rowid) AS lo FROM (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?)',
-          [match, cap],
+          [messageTextMatch(match), cap],
         );
         return { count: r?.n ?? 0, lowest: r?.lo ?? null };
       } catch {
@@ -56,7 +57,7 @@ export function createTurnIndex(driver: SqlDriver) {
     /** The lowest rowid among the newest `budget` matches, or null when there are no more than `budget`. */
     windowStart(match: string, budget: number): number | null {
       try {
-        return driver.get<{ rowid: number }>('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?', [match, budget])?.rowid ?? null;
+        return driver.get<{ rowid: number }>('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?', [messageTextMatch(match), budget])?.rowid ?? null;
       } catch {
         return null;
       }
@@ -66,8 +67,8 @@ export function createTurnIndex(driver: SqlDriver) {
       const out = new Map<number, number>();
       try {
         for (const r of driver.all<{ id: number; s: number }>(
-          'SELECT rowid AS id, bm25(messages_fts, 1.0, 0.5) AS s FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= ? ORDER BY s LIMIT ?',
-          [match, opts.from, opts.limit],
+          `SELECT rowid AS id, ${MESSAGE_BM25} AS s FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= ? ORDER BY s LIMIT ?`,
+          [messageTextMatch(match), opts.from, opts.limit],
         ))
           out.set(r.id, r.s);
       } catch {
@@ -123,14 +124,14 @@ export function createTurnIndex(driver: SqlDriver) {
         return driver.all<{ sessionId: string; role: 'user' | 'assistant'; content: string }>(
           `SELECT m.session_id AS sessionId, m.role, m.content FROM messages m
            WHERE m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?)`,
-          [match, limit],
+          [messageTextMatch(match), limit],
         );
       } catch {
         return [];
       }
     },
     /**
-     * turn → (lower-cased symbol → relevance) for the query's symbols: the newest turns that mention one (symbols_fts,
+     * turn → (lower-cased symbol → relevance) for the query's symbols: the newest turns that mention one (messages_fts.symbols,
      * at most SYMBOL_WINDOW of them, so a symbol named in thousands of turns costs no more than a rare one), then
      * their symbol_index entries; the `limit` most relevant (newest first among equals).
      */
@@ -142,7 +143,7 @@ export function createTurnIndex(driver: SqlDriver) {
       try {
         rows = driver.all(
           `SELECT y.turn_id, y.symbol, y.relevance
-           FROM (SELECT rowid AS id FROM symbols_fts WHERE symbols_fts MATCH ? ORDER BY rowid DESC LIMIT ?) c
+           FROM (SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?) c
            JOIN symbol_index y ON y.turn_id = c.id AND y.symbol IN (SELECT value FROM json_each(?))
            ORDER BY y.relevance DESC, y.turn_id DESC LIMIT ?`,
           [match, SYMBOL_WINDOW, JSON.stringify(symbols), limit],

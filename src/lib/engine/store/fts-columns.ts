@@ -1,14 +1,23 @@
 import { gramsText } from '../../domain/text/grams';
 import { indexText } from '../../domain/text/segment';
 import { valueStrings } from './memory-rows';
+import { symbolsColumn } from './symbol-tokens';
 
 /**
  * What goes into each full-text index, in one place: the repositories write these columns when a row
  * changes, and a backup import rebuilds them from imported rows with the very same functions, so the
  * two can never index differently.
  */
-export function messageFtsColumns(m: { content: string }): [body: string, extra: string] {
-  return [indexText(m.content), ''];
+/** messages_fts: the turn's words; `extra` (unused, no weight yet); its code symbols as lookup tokens (never searched as text). */
+export const MESSAGE_FTS_INSERT = 'INSERT INTO messages_fts (rowid, body, extra, symbols) VALUES (?, ?, ?, ?)';
+
+/** A text query over messages_fts: its words and expansions, never the symbols column. */
+export const messageTextMatch = (match: string): string => `{body extra} : (${match})`;
+/** bm25 over messages_fts: body, extra at half weight, symbols not at all. */
+export const MESSAGE_BM25 = 'bm25(messages_fts, 1.0, 0.5, 0.0)';
+
+export function messageFtsColumns(m: { content: string; symbols: readonly string[] }): [body: string, extra: string, symbols: string] {
+  return [indexText(m.content), '', symbolsColumn(m.symbols)];
 }
 
 export function summaryFtsColumns(s: { summary: string; keySymbols: readonly string[]; keyDecisions: readonly string[] }): [body: string] {

@@ -2,9 +2,8 @@ import { SEGMENTER_VERSION } from '../../domain/text';
 import type { Logger } from '../../domain/log';
 import { toSummary, type SummaryRow } from './conversation-rows';
 import type { SqlDriver } from './driver';
-import { MEMORY_FTS_INSERT, memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from './fts-columns';
+import { MEMORY_FTS_INSERT, MESSAGE_FTS_INSERT, memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from './fts-columns';
 import { toMemory, type MemoryRow } from './memory-rows';
-import { rebuildSymbolLookup } from './symbol-lookup';
 
 /**
  * Rebuilds every full-text row from the rows it indexes (002 `memory_reindex`), with the same column
@@ -44,13 +43,12 @@ export function reindexFts(driver: SqlDriver): ReindexReport {
   const t0 = performance.now();
   // Contentless tables (content='') accept 'delete-all' to drop every row at once.
   for (const t of ['messages_fts', 'summaries_fts', 'memories_fts']) driver.run(`INSERT INTO ${t}(${t}) VALUES ('delete-all')`);
-  rebuildSymbolLookup(driver);
-  const messages = eachPage<{ id: number; content: string }>({
+  const messages = eachPage<{ id: number; content: string; symbols: string }>({
     driver,
-    sql: 'SELECT id, content FROM messages WHERE id > ? ORDER BY id LIMIT ?',
+    sql: 'SELECT id, content, symbols FROM messages WHERE id > ? ORDER BY id LIMIT ?',
     rowid: (r) => r.id,
     visit: (rows) => {
-      for (const r of rows) driver.run('INSERT INTO messages_fts (rowid, body, extra) VALUES (?, ?, ?)', [r.id, ...messageFtsColumns(r)]);
+      for (const r of rows) driver.run(MESSAGE_FTS_INSERT, [r.id, ...messageFtsColumns({ content: r.content, symbols: JSON.parse(r.symbols) as string[] })]);
     },
   });
   const summaries = eachPage<SummaryRow>({

@@ -3,8 +3,7 @@ import type { Message, MessageMeta, MessageStatus, Role } from '../../domain/con
 import { extractSymbols, type ExtractedSymbol } from '../../domain/text/symbols';
 import type { EngineEnv } from '../env';
 import { toMessage, type MessageRow } from './conversation-rows';
-import { messageFtsColumns } from './fts-columns';
-import { symbolsColumn } from './symbol-tokens';
+import { MESSAGE_FTS_INSERT, messageFtsColumns } from './fts-columns';
 
 /**
  * Messages with their full-text and symbol indexes. The FTS row and the symbol rows are written in
@@ -22,9 +21,8 @@ export function createMessageRepo({ driver }: Pick<EngineEnv, 'driver'>) {
   };
 
   function indexMessage(id: number, content: string, symbols: readonly ExtractedSymbol[]): void {
-    driver.run('INSERT INTO messages_fts (rowid, body, extra) VALUES (?, ?, ?)', [id, ...messageFtsColumns({ content })]);
-    if (symbols.length === 0) return;
-    // 002 REQ-LTM-003: the turn's entries (adjacent in symbol_index) and its row of the symbol → turn lookup.
+    // The turn's words and its symbols in one full-text row; 002 REQ-LTM-003's entries next to each other.
+    driver.run(MESSAGE_FTS_INSERT, [id, ...messageFtsColumns({ content, symbols: symbols.map((s) => s.symbol) })]);
     for (const s of symbols) {
       driver.run(
         `INSERT INTO symbol_index (turn_id, symbol, relevance) VALUES (?, ?, ?)
@@ -32,7 +30,6 @@ export function createMessageRepo({ driver }: Pick<EngineEnv, 'driver'>) {
         [id, s.symbol, s.relevance],
       );
     }
-    driver.run('INSERT INTO symbols_fts (rowid, symbols) VALUES (?, ?)', [id, symbolsColumn(symbols.map((s) => s.symbol))]);
   }
 
   return {
@@ -95,7 +92,6 @@ export function createMessageRepo({ driver }: Pick<EngineEnv, 'driver'>) {
         const symbols = extractSymbols(patch.content);
         driver.run('UPDATE messages SET content = ?, symbols = ? WHERE id = ?', [patch.content, JSON.stringify(symbols.map((s) => s.symbol)), id]);
         driver.run('DELETE FROM messages_fts WHERE rowid = ?', [id]);
-        driver.run('DELETE FROM symbols_fts WHERE rowid = ?', [id]);
         driver.run('DELETE FROM symbol_index WHERE turn_id = ?', [id]);
         indexMessage(id, patch.content, symbols);
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { symbolToken, symbolsColumn, symbolsMatch } from './symbol-tokens';
 
-describe('symbol tokens (symbols_fts)', () => {
+describe('symbol tokens (messages_fts.symbols)', () => {
   it.each([
     ['processPayment', 'processpayment'],
     ['OrderService.processPayment', 'orderservice_processpayment'],
@@ -16,8 +16,8 @@ describe('symbol tokens (symbols_fts)', () => {
     expect(symbolsColumn(['processPayment', 'ProcessPayment', 'src/a.ts', '::'])).toBe('processpayment src_a_ts');
   });
 
-  it('a query matches any of its symbols, quoted so FTS5 reads no operator in them', () => {
-    expect(symbolsMatch(['processPayment', 'NOT', 'src/order.ts'])).toBe('"processpayment" OR "not" OR "src_order_ts"');
+  it('a query matches any of its symbols in the symbols column, quoted so FTS5 reads no operator in them', () => {
+    expect(symbolsMatch(['processPayment', 'NOT', 'src/order.ts'])).toBe('{symbols} : ("processpayment" OR "not" OR "src_order_ts")');
     expect(symbolsMatch([])).toBeNull();
     expect(symbolsMatch(['->'])).toBeNull();
   });

@@ -4,8 +4,10 @@
 --
 --   symbol_index (turn_id, symbol) → relevance   a turn's entries are adjacent: appending a turn writes one page;
 --                                                deleting a turn (cascade) walks its key prefix
---   symbols_fts                                  symbol → turns, an FTS5 index (one new segment per commit,
---                                                merged in the background): the lookup recall uses
+--   messages_fts.symbols                         symbol → turns: the turn's symbols as tokens in its full-text row
+--                                                (engine/store/symbol-tokens.ts), written in the same FTS5 segment
+--                                                as its words — no page of its own. Text queries never search this
+--                                                column, and bm25 gives it no weight.
 --
 -- The context column is gone: the words around a symbol are in the turn's text, and 002 wants an entry under 100 B.
 CREATE TABLE symbol_index_by_turn (
@@ -18,16 +20,14 @@ INSERT INTO symbol_index_by_turn (turn_id, symbol, relevance) SELECT turn_id, sy
 DROP TABLE symbol_index;
 ALTER TABLE symbol_index_by_turn RENAME TO symbol_index;
 
--- One row per turn (rowid = messages.id): its symbols as tokens (engine/store/symbol-tokens.ts). Positions and
--- column sizes are not needed to find a token, so the index keeps neither.
-CREATE VIRTUAL TABLE symbols_fts USING fts5(
-  symbols,
-  tokenize = "unicode61 remove_diacritics 0 tokenchars '_'",
-  content = '', contentless_delete = 1, detail = none
+-- FTS5 tables cannot add a column: the (derived, contentless) index is recreated; the trigger that deletes its
+-- rows names it by name and keeps working.
+DROP TABLE messages_fts;
+CREATE VIRTUAL TABLE messages_fts USING fts5(
+  body, extra, symbols,
+  tokenize = 'porter unicode61 remove_diacritics 2',
+  content = '', contentless_delete = 1
 );
-CREATE TRIGGER symbols_fts_delete AFTER DELETE ON messages BEGIN
-  DELETE FROM symbols_fts WHERE rowid = old.id;
-END;
 
--- symbols_fts is filled from symbol_index by the re-index at the next start (store/fts-reindex.ts).
+-- Rebuilt from the rows at the next start (store/fts-reindex.ts), with the same column functions (store/fts-columns.ts).
 DELETE FROM meta WHERE key = 'segmenter_version';
