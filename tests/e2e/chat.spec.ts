@@ -29,6 +29,33 @@ test.describe('issue 3 chat that remembers', () => {
     await expect(page.getByTestId('message').filter({ hasText: '我喜欢喝咖啡' })).toBeVisible();
   });
 
+  test('keyboard: Shift+Enter starts a new line, Enter sends; Copy puts the message on the clipboard', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await open(page, '/chat');
+    const box = page.getByTestId('composer');
+    await box.fill('first line');
+    await box.press('Shift+Enter');
+    await box.pressSequentially('second line');
+    await expect(page.getByTestId('message')).toHaveCount(0);
+    await box.press('Enter');
+    const sent = page.getByTestId('message').filter({ hasText: 'first line' });
+    await expect(sent).toBeVisible();
+    await expect(box).toHaveValue('');
+    const stored = await call<{ items: { id: string }[] }>(page, 'session.list', {});
+    const messages = await call<{ content: string }[]>(page, 'message.list', { sessionId: stored.items[0]?.id });
+    expect(messages[0]?.content).toBe('first line\nsecond line');
+    await sent.getByRole('button', { name: 'Copy' }).click();
+    await expect(sent.getByRole('button', { name: 'Copied' })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('first line\nsecond line');
+    // A browser that refuses the clipboard gets told so.
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    });
+    await expect(sent.getByRole('button', { name: 'Copy', exact: true })).toBeVisible();
+    await sent.getByRole('button', { name: 'Copy', exact: true }).click();
+    await expect(page.getByText('Could not copy')).toBeVisible();
+  });
+
   test('streams a reply from an OpenAI-compatible server, stores it, and shows memory used', async ({ page }) => {
     // Streamed replies get the text; the jobs worker's JSON calls fail, so the zh/en rules extract.
     server.setReplies((req) => ((req.body as { stream?: boolean }).stream ? { chunks: ['Hello', ' there', ', ', 'friend', '!'], chunkDelayMs: 120 } : { status: 500 }));

@@ -27,6 +27,7 @@ export const chat = {
     assistant: 'Assistant',
     copy: 'Copy',
     copied: 'Copied',
+    copyFailed: 'Could not copy: this browser did not allow access to the clipboard. Select the text and copy it instead.',
     retry: 'Retry',
     star: 'Star message',
     unstar: 'Unstar message',

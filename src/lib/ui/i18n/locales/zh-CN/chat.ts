@@ -30,6 +30,7 @@ export const chat: Messages<typeof en> = {
     assistant: '助手',
     copy: '复制',
     copied: '已复制',
+    copyFailed: '无法复制：浏览器不允许访问剪贴板。请选中文字后手动复制。',
     retry: '重试',
     star: '收藏消息',
     unstar: '取消收藏消息',
