@@ -42,6 +42,40 @@ describe('seed 002 long-term memory', () => {
     expect(res.query.symbols).toContain('processPayment');
   });
 
+  it('REQ-LTM-003/006 符号索引: the turn that declares a symbol outranks passing mentions, which plain text matching cannot tell apart', async () => {
+    const t = await createTestEngine();
+    const s = await newSession(t);
+    const implementation = [
+      '这是实现：',
+      '```ts',
+      'export function processPayment(order: Order): Receipt {',
+      '  const key = idempotencyKey(order);',
+      '  if (seen.has(key)) return seen.get(key);',
+      '  const receipt = gateway.charge(order.total);',
+      '  seen.set(key, receipt);',
+      '  return receipt;',
+      '}',
+      '```',
+      '关键是先查幂等键再扣款，避免重复扣款。',
+    ].join('\n');
+    for (let i = 1; i <= 20; i++) {
+      if (i === 3) await turn(t, s.id, '帮我写 processPayment 的实现', implementation);
+      else await turn(t, s.id, `第${i}轮：processPayment 又被提到了`, `嗯，第${i}轮。`);
+    }
+    const declaration = t.driver.get<{ id: number }>("SELECT id FROM messages WHERE content LIKE '这是实现%'")?.id;
+    // Plain full-text matching (bm25 over the words) ranks the short passing mentions first.
+    const plain = t.driver
+      .all<{ id: number }>(
+        `SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH '{body extra} : ("processpayment" OR "process" OR "payment")' ORDER BY bm25(messages_fts) LIMIT 5`,
+      )
+      .map((r) => r.id);
+    expect(plain).not.toContain(declaration);
+    // The symbol index knows where processPayment is declared (relevance 0.9) and puts that turn first.
+    const res = expectOk(await t.engine.call('recall.search', { query: 'processPayment 是怎么实现的', limit: 5 }));
+    expect(res.results[0]).toMatchObject({ turnId: declaration, isSummary: false });
+    expect(res.results[0]?.explain.matchedSymbols).toEqual(['processPayment']);
+  });
+
   it('SC-LTM-003 滚动摘要生成: at 10 turns, turns 1-5 are summarised with symbols and conclusions, 6-10 stay full', async () => {
     const t = await createTestEngine();
     const s = await newSession(t);
