@@ -163,9 +163,8 @@ describe('issue 6: hostile files end in a clear error and an unchanged database'
         return new Blob(['{']).stream();
       }
     }
-    const started = performance.now();
     const res = await t.engine.call('backup.importPreview', { file: new LazyHugeFile([]), mode: 'merge' });
-    expect(performance.now() - started).toBeLessThan(200);
+    // Refused from its size alone: not one byte of it was read.
     expect(read).toBe(false);
     expect(res).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', details: { fields: ['file'], maxBytes: MAX_BACKUP_BYTES } } });
     if (!res.ok) expect(res.error.message).toMatch(/600 MB; Engram imports files of up to 512 MB/);

@@ -6,15 +6,18 @@ import { createExportCollector, createJsonSplitter, type ValidatedExport } from 
  * calls run, so a large file being read does not hold up the chat or anyone else's writes.
  */
 const SLICE_MS = 12;
-const PIECE_CHARS = 32 * 1024;
+/** The most text read between two chances for other calls to run. */
+export const PIECE_CHARS = 32 * 1024;
 
 const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-export async function readExportFile(blob: Blob, opts: { sliceMs?: number } = {}): Promise<ValidatedExport> {
+/** `pause` lets other work run (a macrotask turn by default); `sliceMs` is how much reading may pass between pauses. */
+export async function readExportFile(blob: Blob, opts: { sliceMs?: number; pause?: () => Promise<void> } = {}): Promise<ValidatedExport> {
   const collector = createExportCollector();
   const splitter = createJsonSplitter((event) => collector.accept(event));
   const reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
   const sliceMs = opts.sliceMs ?? SLICE_MS;
+  const pause = opts.pause ?? yieldToOthers;
   let since = performance.now();
   try {
     for (;;) {
@@ -25,7 +28,7 @@ export async function readExportFile(blob: Blob, opts: { sliceMs?: number } = {}
       for (let at = 0; at < value.length; at += PIECE_CHARS) {
         splitter.push(value.slice(at, at + PIECE_CHARS));
         if (performance.now() - since >= sliceMs) {
-          await yieldToOthers();
+          await pause();
           since = performance.now();
         }
       }
