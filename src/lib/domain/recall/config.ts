@@ -16,6 +16,16 @@ export interface RetrievalConfig {
   termPruning: boolean;
   /** The best candidates are re-ranked by how much of the question they cover and whether they hold what it asks for. */
   rerank: boolean;
+  /** A turn also borrows from the turns two places away from it (a topic runs over several turns). */
+  contextWindow: boolean;
+  /** A turn inherits a share of its conversation's best match (the conversation is about the question). */
+  sessionContext: boolean;
+  /** Words of the request frame ("any tips", "I was thinking of", "recommend") count at a reduced weight. */
+  frameWords: boolean;
+  /** The question's words stated by a first-person sentence that is not a question count extra (second stage). */
+  statements: boolean;
+  /** An irregular English verb is searched in all its forms (feel, felt; write, wrote, written). */
+  verbForms: boolean;
 
   // ── memory retrieval (memory.retrieve) ─────────────────────────────────────────
   /** Chinese also matched by overlapping character pairs (a `grams` index column), not only by words. */
@@ -24,6 +34,8 @@ export interface RetrievalConfig {
   memoryDialogue: boolean;
   /** A memory's scene/emotion tags count when they agree with the conversation's mood. */
   memoryEmotion: boolean;
+  /** 001's ×1.3 topic boost only through topic words that single out a few memories, not words most of them hold. */
+  memoryTopicFocus: boolean;
 
   // ── constants ─────────────────────────────────────────────────────────────────
   /** Full-text candidates ranked by bm25 before fusion. */
@@ -32,16 +44,32 @@ export interface RetrievalConfig {
   neighbourWeight: number;
   /** … and the share a reply borrows from the question right before it. */
   answerWeight: number;
+  /** Share of the better of the turns two places away that a turn borrows (contextWindow) … */
+  farWeight: number;
+  /** … for the turns around this many best text candidates (latency: each costs up to four more rows read). */
+  farAround: number;
+  /** Share of its conversation's best lexical match a candidate inherits (sessionContext). */
+  sessionWeight: number;
+  /** bm25 and coverage weight of a request-frame word relative to a topic word (frameWords). */
+  frameWeight: number;
+  /** × (1 + statementWeight × share of the question's words the turn's first-person statements hold). */
+  statementWeight: number;
   /** Re-ranking: context × (1 − coverageWeight + coverageWeight × coverage) … */
   coverageWeight: number;
   /** … × (1 − answerTypeWeight) when the question asks for a time/number/place/person/duration the turn lacks. */
   answerTypeWeight: number;
-  /** Multiplier of a cued speaker's turns. */
+  /** Multiplier of the turns of a participant the question names … */
   speakerBoost: number;
+  /** … and of the role its pronouns point at ("I/my" → the user's turns, "you said" → the assistant's). */
+  roleBoost: number;
+  /** "currently/latest" questions: the recency term ranges over [recentFloor, 1], a tie-breaker, not a filter. */
+  recentFloor: number;
   /** A term in more than this share of all turns is dropped when rarer terms remain. */
   pruneShare: number;
   /** Upper bound of matching rows ranked by bm25; beyond it only the newest are ranked (latency at scale). */
   rankBudget: number;
+  /** A topic word boosts (memoryTopicFocus) only when at most this share of the candidate memories holds it. */
+  topicShare: number;
 }
 
 export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze({
@@ -50,36 +78,52 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   speakerCue: true,
   termPruning: true,
   rerank: true,
+  contextWindow: true,
+  sessionContext: true,
+  frameWords: true,
+  statements: true,
+  verbForms: true,
   memoryGrams: true,
   memoryDialogue: true,
   memoryEmotion: true,
+  memoryTopicFocus: true,
   candidates: 100,
   neighbourWeight: 0.5,
   answerWeight: 1,
+  farWeight: 0.5,
+  farAround: 10,
+  sessionWeight: 0.1,
+  frameWeight: 0.5,
+  statementWeight: 0.5,
   coverageWeight: 0.5,
   answerTypeWeight: 0.2,
   speakerBoost: 2,
+  roleBoost: 4,
+  recentFloor: 0.9,
   pruneShare: 0.1,
   rankBudget: 1000,
+  topicShare: 0.1,
 });
 
-/** The switchable techniques, in the order the ablation reports them. */
-export const RETRIEVAL_TECHNIQUES = [
+/** The switchable techniques of each path, in the order the ablation reports them: turn recall (recall.search) … */
+export const RECALL_TECHNIQUES = [
   'neighbours',
   'timeAware',
   'speakerCue',
   'termPruning',
   'rerank',
-  'memoryGrams',
-  'memoryDialogue',
-  'memoryEmotion',
+  'contextWindow',
+  'sessionContext',
+  'frameWords',
+  'statements',
+  'verbForms',
 ] as const satisfies readonly (keyof RetrievalConfig)[];
+/** … and memory retrieval (memory.retrieve). */
+export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus'] as const satisfies readonly (keyof RetrievalConfig)[];
+
+export const RETRIEVAL_TECHNIQUES = [...RECALL_TECHNIQUES, ...MEMORY_TECHNIQUES] as const;
 
 export type RetrievalTechnique = (typeof RETRIEVAL_TECHNIQUES)[number];
-
-/** Which path each technique acts on: turn recall (recall.search) or memory retrieval (memory.retrieve). */
-export const RECALL_TECHNIQUES = ['neighbours', 'timeAware', 'speakerCue', 'termPruning', 'rerank'] as const satisfies readonly RetrievalTechnique[];
-export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion'] as const satisfies readonly RetrievalTechnique[];
 
 /** Every technique of a path switched off: the seed formulas over plain full-text candidates. */
 export function withoutTechniques(techniques: readonly RetrievalTechnique[]): Partial<RetrievalConfig> {

@@ -47,3 +47,13 @@ describe('coverageMatcher', () => {
     expect(coverageMatcher(terms)(text)).toBeCloseTo(want, 10);
   });
 });
+
+describe('coverageMatcher with other forms', () => {
+  it.each([
+    ['I felt tiny and in awe.', 1],
+    ['How do you feel about it?', 1],
+    ['The meteor shower was amazing.', 0],
+  ])('"feel" with its form "felt" in %s → %s', (text, want) => {
+    expect(coverageMatcher([{ keyword: 'feel', weight: 1, forms: ['felt'] }])(text)).toBe(want);
+  });
+});

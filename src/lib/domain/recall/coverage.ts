@@ -9,6 +9,8 @@ export interface WeightedTerm {
   keyword: string;
   /** Rarity weight, e.g. log(1 + turns / turns containing it). */
   weight: number;
+  /** Other forms that count as the keyword (an irregular verb's: feel → felt). */
+  forms?: readonly string[];
 }
 
 /**
@@ -63,8 +65,8 @@ export function coverageMatcher(terms: readonly WeightedTerm[]): (text: string) 
       const needle = normalise(t.keyword);
       return { weight: t.weight, holds: (normal: string) => normal.includes(needle) };
     }
-    const stems = (normalise(t.keyword).match(WORD) ?? []).map((w) => stemMatcher(lightStem(w)));
-    return { weight: t.weight, holds: (normal: string) => stems.length > 0 && stems.every((has) => has(normal)) };
+    const alternatives = [t.keyword, ...(t.forms ?? [])].map((k) => (normalise(k).match(WORD) ?? []).map((w) => stemMatcher(lightStem(w))));
+    return { weight: t.weight, holds: (normal: string) => alternatives.some((stems) => stems.length > 0 && stems.every((has) => has(normal))) };
   });
   return (text) => {
     if (!(total > 0)) return 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lexicalScores, ranksOf, sumRanks, withNeighbours, type Neighbours } from './fusion';
+import { bestPerGroup, lexicalScores, ranksOf, sumRanks, withNeighbours, type Neighbours } from './fusion';
 
 describe('lexicalScores', () => {
   it('scales bm25 ranks to the best one', () => {
@@ -21,6 +21,18 @@ describe('withNeighbours', () => {
     expect(out.get(2)).toBeCloseTo(0.5, 10);
     expect(out.get(1)).toBeCloseTo(0.5, 10);
     expect(out.has(3)).toBe(false);
+  });
+
+  it.each([
+    { farPrev: null, farNext: 3, farWeight: 0.5, want: 0.5 / 2 },
+    { farPrev: 4, farNext: 3, farWeight: 0.5, want: 0.5 / 2 }, // the better of the two only
+    { farPrev: null, farNext: null, farWeight: 0.5, want: 0 },
+    { farPrev: null, farNext: 3, farWeight: 0, want: 0 },
+  ])('lets a turn borrow farWeight of the better turn two places away (%o)', ({ farPrev, farNext, farWeight, want }) => {
+    // 1: no match itself; 3 the same person two turns later matches (4, two turns earlier, less)
+    const own = new Map([[3, 1], [4, 0.4]]);
+    const links = new Map([[1, { ...link(null, 2, 1, 0.5), farPrev, farNext, farWeight }]]);
+    expect(withNeighbours(own, links).get(1) ?? 0).toBeCloseTo(want, 10);
   });
 
   it('adds the better neighbour only, so a turn between two matches is not double-counted', () => {
@@ -45,5 +57,12 @@ describe('sumRanks', () => {
     const common = new Map([[2, -1], [3, -2]]);
     expect(sumRanks([rare, common])).toEqual(new Map([[1, -5], [2, -4], [3, -2]]));
     expect(sumRanks([])).toEqual(new Map());
+  });
+});
+
+describe('bestPerGroup', () => {
+  it('keeps each conversation’s best score', () => {
+    const group = new Map([[1, 'a'], [2, 'a'], [3, 'b']]);
+    expect(bestPerGroup(new Map([[1, 0.2], [2, 0.9], [3, 0.4], [4, 1]]), (id) => group.get(id))).toEqual(new Map([['a', 0.9], ['b', 0.4]]));
   });
 });

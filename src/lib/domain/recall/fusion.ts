@@ -1,7 +1,8 @@
 /**
  * The lexical part of seed 002's context similarity, per turn:
  *
- *   bm25 per turn ──▶ lexical 0..1 ──▶ + neighbours' share ──▶ (× speaker cue, × second stage: rank-turns.ts)
+ *   bm25 per turn ──▶ lexical 0..1 ──▶ + neighbours' share (one and two turns away) ──▶ + its conversation's share
+ *                 ──▶ (× speaker cue, × second stage: rank-turns.ts)
  *
  * Pure functions over ids; the engine supplies ranks and neighbours. Every intermediate value is kept for the
  * explain view.
@@ -37,12 +38,17 @@ export interface Neighbours<K> {
   /** Share of the previous / next turn's score this turn may borrow. */
   prevWeight: number;
   nextWeight: number;
+  /** The turns two places away (contextWindow), and the share of the better one's score the turn borrows. */
+  farPrev?: K | null;
+  farNext?: K | null;
+  farWeight?: number;
 }
 
 /**
- * A turn's own score plus the larger of its neighbours' scores times that neighbour's weight, over (1 + the
- * largest weight), so scores stay in 0..1. A reply right after a matching question gains most (an answer rarely
- * repeats the question's words); turns that only neighbour a match are scored too.
+ * A turn's own score plus the larger of its neighbours' scores times that neighbour's weight (plus, with a context
+ * window, the better of the turns two away times farWeight), over (1 + the largest neighbour weight), so scores
+ * stay in 0..1 for weights up to 1. A reply right after a matching question gains most (an answer rarely repeats
+ * the question's words); turns that only neighbour a match are scored too.
  */
 export function withNeighbours<K>(own: ReadonlyMap<K, number>, links: ReadonlyMap<K, Neighbours<K>>): Map<K, number> {
   const out = new Map<K, number>();
@@ -53,8 +59,20 @@ export function withNeighbours<K>(own: ReadonlyMap<K, number>, links: ReadonlyMa
     const link = links.get(id);
     const prev = link?.prev == null ? 0 : (own.get(link.prev) ?? 0) * link.prevWeight;
     const next = link?.next == null ? 0 : (own.get(link.next) ?? 0) * link.nextWeight;
-    const score = ((own.get(id) ?? 0) + Math.max(prev, next)) / (1 + maxWeight);
+    const farWeight = link?.farWeight ?? 0;
+    const far = farWeight > 0 ? Math.max(link?.farPrev == null ? 0 : (own.get(link.farPrev) ?? 0), link?.farNext == null ? 0 : (own.get(link.farNext) ?? 0)) : 0;
+    const score = ((own.get(id) ?? 0) + Math.max(prev, next) + far * farWeight) / (1 + maxWeight);
     if (score > 0) out.set(id, score);
+  }
+  return out;
+}
+
+/** Per conversation, the best of its turns' scores (sessionContext: what a turn's conversation is about). */
+export function bestPerGroup<K>(scores: ReadonlyMap<K, number>, groupOf: (id: K) => string | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, s] of scores) {
+    const g = groupOf(id);
+    if (g !== undefined && s > (out.get(g) ?? 0)) out.set(g, s);
   }
   return out;
 }

@@ -43,11 +43,42 @@ const order = (ranked: ReturnType<typeof rankTurns>) => [...ranked].sort((a, b) 
 
 describe('rankTurns', () => {
   it('finds the reply to a matching question, though it shares no word with the query', () => {
-    // 3 asks "What got you into running?"; 4 answers it; 1 mentions running in passing.
-    const ranked = rankTurns(input({ facts: conversation(6, { questions: [3] }), ftsRanks: new Map([[3, -2], [1, -1.8]]) }));
-    const reply = ranked.find((r) => r.id === 4);
+    // 5 asks "What got you into running?"; 6 answers it; 1 mentions running in passing.
+    const ranked = rankTurns(input({ facts: conversation(8, { questions: [5] }), ftsRanks: new Map([[5, -2], [1, -1.8]]) }));
+    const reply = ranked.find((r) => r.id === 6);
     expect(reply?.signals.lane).toBe('neighbour');
-    expect(order(ranked).indexOf(4)).toBeLessThan(order(ranked).indexOf(1));
+    expect(order(ranked).indexOf(6)).toBeLessThan(order(ranked).indexOf(1));
+  });
+
+  it.each([
+    { contextWindow: true, borrows: true },
+    { contextWindow: false, borrows: false },
+  ])('with contextWindow $contextWindow, a turn two places from a match borrows from it: $borrows', ({ contextWindow, borrows }) => {
+    // 3 matches; 5 is the same person's next turn on the topic ("It was one of those moments where I felt tiny").
+    const config = { ...DEFAULT_RETRIEVAL_CONFIG, contextWindow, sessionContext: false };
+    const ranked = rankTurns(input({ facts: conversation(8), ftsRanks: new Map([[3, -2]]), config }));
+    const two = ranked.find((r) => r.id === 5);
+    expect(two !== undefined).toBe(borrows);
+    if (two) expect(two.signals).toMatchObject({ lane: 'neighbour', nearby: 1, neighbour: 0 });
+  });
+
+  it('lets a turn inherit a share of its conversation’s best match (sessionContext)', () => {
+    // Two equal matches; the conversation of the first also holds the best match of all.
+    const facts = new Map([...conversation(4, { session: 'a' }), ...[...conversation(4, { session: 'b' })].map(([, f]) => [f.id + 10, { ...f, id: f.id + 10, prev: f.prev && f.prev + 10, next: f.next && f.next + 10 }] as const)]);
+    const config = { ...DEFAULT_RETRIEVAL_CONFIG, neighbours: false };
+    const ranked = rankTurns(input({ facts, ftsRanks: new Map([[1, -4], [3, -2], [13, -2]]), config }));
+    expect(order(ranked)).toEqual([1, 3, 13]);
+    expect(ranked.find((r) => r.id === 3)?.signals.session).toBe(1);
+    expect(ranked.find((r) => r.id === 13)?.signals.session).toBeCloseTo(0.5, 10);
+  });
+
+  it.each([
+    { cue: true, speaker: 2 },
+    { cue: null, speaker: Math.SQRT2 },
+    { cue: false, speaker: 1 },
+  ] as const)('gives a turn whose cue is $cue the multiplier $speaker (an unknown side is neither)', ({ cue, speaker }) => {
+    const ranked = rankTurns(input({ ftsRanks: new Map([[1, -1]]), cued: () => cue, cueBoost: 2 }));
+    expect(ranked.find((r) => r.id === 1)?.signals).toMatchObject({ speaker, cue });
   });
 
   it('does not look at neighbours when the technique is off', () => {
@@ -80,7 +111,7 @@ describe('rankTurns', () => {
   });
 
   it('scores context relative to the best candidate, so the best match has context 1', () => {
-    const ranked = rankTurns(input({ ftsRanks: new Map([[1, -4], [3, -2]]), config: { ...DEFAULT_RETRIEVAL_CONFIG, neighbours: false } }));
+    const ranked = rankTurns(input({ ftsRanks: new Map([[1, -4], [3, -2]]), config: { ...DEFAULT_RETRIEVAL_CONFIG, neighbours: false, sessionContext: false } }));
     expect(ranked.find((r) => r.id === 1)?.score.terms.context).toBe(1);
     expect(ranked.find((r) => r.id === 3)?.score.terms.context).toBeCloseTo(0.5, 10);
     expect(ranked.find((r) => r.id === 3)?.signals.turnRank).toBe(2);
@@ -113,5 +144,22 @@ describe('refineHead', () => {
     expect(refined.get(1)!.factor).toBeGreaterThan(refined.get(3)!.factor);
     const again = rankTurns(input({ facts, ftsRanks: new Map([[1, -1], [3, -1]]), refined }));
     expect(order(again)[0]).toBe(1);
+  });
+
+  it.each([
+    { text: 'I have had Luna for about 6 months now.', statement: 1 },
+    { text: 'Can you suggest toys for my Luna? She has had a cold for months.', statement: 0 },
+    { text: 'Luna has had fleas. I bought a new collar.', statement: 0 },
+    { text: 'Luna is great. My sister has had her since May.', statement: 0.5 },
+  ])('counts the question’s words the writer states in the first person: "$text" → $statement', ({ text, statement }) => {
+    const facts = conversation(2);
+    const head = rankTurns(input({ facts, ftsRanks: new Map([[1, -1]]) }));
+    const terms = [{ keyword: 'Luna', weight: 1 }, { keyword: 'had', weight: 1 }];
+    const refine = (statements: boolean) => refineHead({ head, facts, texts: new Map([[1, text]]), terms, answerType: null, config: { ...DEFAULT_RETRIEVAL_CONFIG, statements } });
+    const on = refine(true).get(1)!;
+    expect(on.statement).toBeCloseTo(statement, 10);
+    const off = refine(false).get(1)!;
+    expect(off.statement).toBeNull();
+    expect(on.factor / off.factor).toBeCloseTo(1 + DEFAULT_RETRIEVAL_CONFIG.statementWeight * statement, 10);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Seed 002 recall over turns, every signal kept (issue 8). Pure: the engine supplies the candidates' facts.
  *
- *   context_similarity = (bm25 + the neighbours' share) × speaker cue × second-stage factor, relative to the best
+ *   context_similarity = (bm25 + the neighbours' share + its conversation's share) × speaker cue × second-stage factor,
+ *                        relative to the best
  *   recency            = temporal fit / recent-decay / timeless (time-fit.ts)
  *   symbol_match       = the turn's symbol-index relevance for the query's symbols
  *   relevance          = symbol × 0.4 + recency × 0.3 + context × 0.3      (002 REQ-LTM-005, score.ts)
@@ -9,8 +10,9 @@
 import { holdsAnswerType, type AnswerType } from './answer-type';
 import type { RetrievalConfig } from './config';
 import { coverageMatcher, type WeightedTerm } from './coverage';
-import { lexicalScores, ranksOf, withNeighbours, type Neighbours } from './fusion';
+import { bestPerGroup, lexicalScores, ranksOf, withNeighbours, type Neighbours } from './fusion';
 import { recallScore, symbolMatchScore, type RecallScore } from './score';
+import { statementText } from './statements';
 import { recencyBasis, recencyTerm, type RecencyBasis } from './time-fit';
 import type { TimeRange } from '../text/time-calendar';
 
@@ -35,15 +37,23 @@ export interface TurnSignals {
   lexical: number;
   /** The better neighbour's lexical score, of which the turn borrows `neighbourWeight`. */
   neighbour: number;
-  /** The speaker-cue multiplier this turn got (1 = none). */
+  /** The better lexical score of the turns two places away, of which it borrows `farWeight` (0 without). */
+  nearby: number;
+  /** Its conversation's best lexical score, of which it inherits `sessionWeight` (0 without). */
+  session: number;
+  /** The speaker-cue multiplier this turn got (1 = none; the square root of the boost when the cue is unknown) … */
   speaker: number;
+  /** … and the cue: written by the person asked about (true), not (false), unknown in this conversation (null). */
+  cue: boolean | null;
   /** 1-based place in the ranking by context similarity (null = not listed: found by symbol or time only). */
   turnRank: number | null;
   recencyBasis: RecencyBasis;
   /** Re-ranking (null when the turn was not re-ranked): weighted share of the question's keywords covered … */
   coverage: number | null;
-  /** … and whether it holds what the question asks for (null: the question asks for no particular type). */
+  /** … whether it holds what the question asks for (null: the question asks for no particular type) … */
   answerType: boolean | null;
+  /** … and the share of the question's keywords its first-person statements hold (null: not measured). */
+  statement: number | null;
 }
 
 export interface RankedTurn {
@@ -63,14 +73,22 @@ export interface RankTurnsInput {
   querySymbols: readonly string[];
   /** Turns found only by the query's time range. */
   timeLane: ReadonlySet<number>;
-  /** Is this turn written by the speaker the question is about? (role or named-participant cue) */
-  cued: ((t: TurnFacts) => boolean) | null;
+  /**
+   * Is this turn written by the speaker the question is about? (role or named-participant cue; null: unknown — a
+   * named participant whose role this conversation does not show)
+   */
+  cued: ((t: TurnFacts) => boolean | null) | null;
+  /** The cue's multiplier (default config.speakerBoost; the engine passes roleBoost for a pronoun cue). */
+  cueBoost?: number;
   now: number;
   ranges: readonly TimeRange[];
   recentCue: boolean;
   /** Second-stage factors of the head (refineHead); absent in the first stage. */
   refined?: ReadonlyMap<number, Refinement>;
-  config: Pick<RetrievalConfig, 'neighbours' | 'timeAware' | 'neighbourWeight' | 'answerWeight' | 'speakerBoost'>;
+  config: Pick<
+    RetrievalConfig,
+    'neighbours' | 'timeAware' | 'neighbourWeight' | 'answerWeight' | 'speakerBoost' | 'contextWindow' | 'farWeight' | 'sessionContext' | 'sessionWeight' | 'recentFloor'
+  >;
 }
 
 /**
@@ -85,7 +103,7 @@ export interface TurnEvidence {
   lent: number;
   symbol: number;
   recency: number;
-  signals: Omit<TurnSignals, 'turnRank' | 'coverage' | 'answerType'>;
+  signals: Omit<TurnSignals, 'turnRank' | 'coverage' | 'answerType' | 'statement'>;
   matchedSymbols: string[];
   ftsRank: number | null;
 }
@@ -96,26 +114,40 @@ export function scoreTurns(input: Omit<RankTurnsInput, 'refined'>): TurnEvidence
   const links = new Map<number, Neighbours<number>>();
   if (cfg.neighbours) {
     for (const f of facts.values()) {
-      const answers = f.prev !== null && (facts.get(f.prev)?.question ?? false);
-      links.set(f.id, { prev: f.prev, next: f.next, prevWeight: answers ? cfg.answerWeight : cfg.neighbourWeight, nextWeight: cfg.neighbourWeight });
+      const before = f.prev === null ? undefined : facts.get(f.prev);
+      const link: Neighbours<number> = { prev: f.prev, next: f.next, prevWeight: before?.question ? cfg.answerWeight : cfg.neighbourWeight, nextWeight: cfg.neighbourWeight };
+      if (cfg.contextWindow) {
+        // Two places away: in a two-person chat, the same person's previous / next turn on the topic.
+        link.farPrev = before?.prev ?? null;
+        link.farNext = f.next === null ? null : (facts.get(f.next)?.next ?? null);
+        link.farWeight = cfg.farWeight;
+      }
+      links.set(f.id, link);
     }
   }
   // A neighbour lends its plain lexical score; the cue multiplies the turn's total (rankScored).
   const lent = cfg.neighbours ? withNeighbours(lexical, links) : lexical;
+  const sessionBest = cfg.sessionContext ? bestPerGroup(lexical, (id) => facts.get(id)?.sessionId) : null;
 
   let newest = 0;
   for (const f of facts.values()) newest = Math.max(newest, f.createdAt);
-  const timeCtx = { now: input.now, ranges: input.ranges, recentCue: input.recentCue, timeAware: cfg.timeAware, newest };
+  const timeCtx = { now: input.now, ranges: input.ranges, recentCue: input.recentCue, timeAware: cfg.timeAware, newest, recentFloor: cfg.recentFloor };
   const basis = recencyBasis(timeCtx);
+  const boost = input.cueBoost ?? cfg.speakerBoost;
 
   const out: TurnEvidence[] = [];
   for (const f of facts.values()) {
     const matched = input.symbolHits.get(f.id);
     const symbol = matched ? symbolMatchScore(input.querySymbols, matched) : 0;
-    const own = lent.get(f.id) ?? 0;
+    let own = lent.get(f.id) ?? 0;
     if (symbol === 0 && own === 0 && !input.timeLane.has(f.id)) continue;
+    // A turn that matched (itself or nearby) inherits a share of its conversation's best match.
+    const session = sessionBest?.get(f.sessionId) ?? 0;
+    if (own > 0) own += cfg.sessionWeight * session;
     const lane: CandidateLane = input.ftsRanks.has(f.id) ? 'text' : symbol > 0 ? 'symbol' : own > 0 ? 'neighbour' : 'time';
-    const near = (n: number | null) => (n === null ? 0 : (lexical.get(n) ?? 0));
+    const near = (n: number | null | undefined) => (n == null ? 0 : (lexical.get(n) ?? 0));
+    const link = links.get(f.id);
+    const cue = input.cued ? input.cued(f) : false;
     out.push({
       id: f.id,
       createdAt: f.createdAt,
@@ -126,7 +158,11 @@ export function scoreTurns(input: Omit<RankTurnsInput, 'refined'>): TurnEvidence
         lane,
         lexical: lexical.get(f.id) ?? 0,
         neighbour: cfg.neighbours ? Math.max(near(f.prev), near(f.next)) : 0,
-        speaker: input.cued?.(f) ? cfg.speakerBoost : 1,
+        nearby: Math.max(near(link?.farPrev), near(link?.farNext)),
+        session: sessionBest ? session : 0,
+        // Unknown (a named participant whose role this conversation does not show): neither cued nor not.
+        speaker: cue === true ? boost : cue === null ? Math.sqrt(boost) : 1,
+        cue,
         recencyBasis: basis,
       },
       matchedSymbols: matched ? input.querySymbols.filter((q) => matched.has(q.toLowerCase())) : [],
@@ -161,7 +197,7 @@ export function rankScored(evidence: readonly TurnEvidence[], opts: { refined?: 
     return {
       id: e.id,
       score: recallScore({ symbol: e.symbol, recency: e.recency, context }),
-      signals: { ...e.signals, turnRank: turnRanks.get(e.id) ?? null, coverage: r?.coverage ?? null, answerType: r?.answerType ?? null },
+      signals: { ...e.signals, turnRank: turnRanks.get(e.id) ?? null, coverage: r?.coverage ?? null, answerType: r?.answerType ?? null, statement: r?.statement ?? null },
       matchedSymbols: e.matchedSymbols,
       ftsRank: e.ftsRank,
     };
@@ -179,20 +215,23 @@ export interface RerankInput {
   texts: ReadonlyMap<number, string>;
   terms: readonly WeightedTerm[];
   answerType: AnswerType | null;
-  config: Pick<RetrievalConfig, 'coverageWeight' | 'answerTypeWeight'>;
+  config: Pick<RetrievalConfig, 'coverageWeight' | 'answerTypeWeight' | 'statements' | 'statementWeight'>;
 }
 
 export interface Refinement {
   coverage: number;
   answerType: boolean | null;
+  /** Share of the question's words held by the turn's first-person statements (null: not measured). */
+  statement: number | null;
   /** Multiplies the turn's score in the turn ranking. */
   factor: number;
 }
 
 /**
  * Second stage over the best candidates, with their text: how much of the question a turn covers (a reply together
- * with the question it answers) and whether it holds what the question asks for. The factor scales the turn's score
- * in the turn ranking, so the fusion and 002's formula run again on refined ranks.
+ * with the question it answers), whether it holds what the question asks for, and how much of the question its
+ * writer states about themselves (statements.ts). The factor scales the turn's score in the turn ranking, so the
+ * fusion and 002's formula run again on refined ranks.
  */
 export function refineHead(input: RerankInput): Map<number, Refinement> {
   const { config: cfg } = input;
@@ -204,8 +243,12 @@ export function refineHead(input: RerankInput): Map<number, Refinement> {
     const prev = f?.prev != null && input.facts.get(f.prev)?.question ? (input.texts.get(f.prev) ?? '') : '';
     const coverage = coverageOf(prev ? `${prev}\n${own}` : own);
     const typed = input.answerType === null ? null : holdsAnswerType(own, input.answerType);
-    const factor = (1 - cfg.coverageWeight + cfg.coverageWeight * coverage) * (typed === false ? 1 - cfg.answerTypeWeight : 1);
-    out.set(r.id, { coverage, answerType: typed, factor });
+    // A turn that covers nothing cannot state any of it: the sentences are read only where they can count.
+    const stated = cfg.statements && coverage > 0 ? statementText(own) : '';
+    const statement = cfg.statements ? (stated ? coverageOf(stated) : 0) : null;
+    const factor =
+      (1 - cfg.coverageWeight + cfg.coverageWeight * coverage) * (typed === false ? 1 - cfg.answerTypeWeight : 1) * (1 + cfg.statementWeight * (statement ?? 0));
+    out.set(r.id, { coverage, answerType: typed, statement, factor });
   }
   return out;
 }

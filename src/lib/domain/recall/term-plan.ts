@@ -24,10 +24,10 @@ export interface TermCount {
   turns: number;
 }
 
-export interface TermPlan {
-  rare: TermCount[];
-  common: TermCount[];
-  pruned: TermCount[];
+export interface TermPlan<T extends TermCount = TermCount> {
+  rare: T[];
+  common: T[];
+  pruned: T[];
 }
 
 type PlanConfig = Pick<RetrievalConfig, 'termPruning' | 'pruneShare' | 'rankBudget'>;
@@ -57,11 +57,11 @@ export function estimateMatches(counted: number, opts: { cap: number; lowest: nu
   return Math.max(counted, Math.round((counted * opts.newestId) / covered));
 }
 
-export function planTerms(counts: readonly TermCount[], opts: { totalTurns: number; config: PlanConfig }): TermPlan {
+export function planTerms<T extends TermCount>(counts: readonly T[], opts: { totalTurns: number; config: PlanConfig }): TermPlan<T> {
   const found = counts.filter((t) => t.turns > 0);
   const cap = rareCap(opts.config);
   const threshold = pruneThreshold(opts.totalTurns, opts.config);
-  const tooCommon = (t: TermCount) => opts.config.termPruning && t.turns > threshold;
+  const tooCommon = (t: T) => opts.config.termPruning && t.turns > threshold;
   const keep = found.some((t) => !tooCommon(t)) ? found.filter((t) => !tooCommon(t)) : found;
   return {
     rare: keep.filter((t) => t.turns <= cap),

@@ -33,6 +33,16 @@ describe('recencyTerm', () => {
     expect(recencyTerm(at, ctx)).toBeCloseTo(want, 10);
   });
 
+  it.each([
+    [0, 0.5],
+    [0.9, 0.95],
+    [1, 1],
+  ])('with recentFloor %s, a "currently" question gives a turn one half-life older %s (newness orders, not filters)', (recentFloor, want) => {
+    const ctx = { ...base, recentCue: true, recentFloor };
+    expect(recencyTerm(NOW - 40 * DAY_MS, ctx)).toBeCloseTo(want, 10);
+    expect(recencyTerm(NOW - 10 * DAY_MS, ctx)).toBe(1);
+  });
+
   it('never rises above 1 for turns after the reference time', () => {
     expect(decay(-DAY_MS)).toBe(1);
   });

@@ -3,12 +3,15 @@
  *
  *   the question names a time ("last Saturday", "去年圣诞节")  → temporal fit to that range      basis 'time-range'
  *   the question asks for the present ("currently", "最近")   → decay from the newest candidate  basis 'recent'
+ *                                                             above a floor (a tie-breaker)
  *   neither                                                   → 1 for every turn                 basis 'timeless'
  *   time-awareness switched off                              → decay from now (002 as written)  basis 'age'
  *
  * Why not always decay from now: with weight 0.3 against context similarity's 0.3, a wall-clock decay lets the
  * newest turns win whenever the question names no symbol — "What did Caroline research?" is as much about May as
  * about December. A timeless question therefore gives every turn the same recency, and ties go to the newer turn.
+ * A "currently" question still needs the turns on its topic first: newness only orders them (recentFloor; a plain
+ * 30-day decay put unrelated newer turns above the older statement of the same fact, docs/design/06-retrieval.md).
  */
 import type { TimeRange } from '../text/time-calendar';
 import { DAY_MS } from '../clock';
@@ -42,6 +45,8 @@ export interface RecencyContext {
   timeAware: boolean;
   /** The newest candidate's time (for 'recent'). */
   newest: number;
+  /** 'recent': the least recency a turn gets (1 − floor is the most newness can add; 0 = 002's plain decay). */
+  recentFloor?: number;
 }
 
 export function recencyBasis(ctx: Omit<RecencyContext, 'now' | 'newest'>): RecencyBasis {
@@ -50,6 +55,8 @@ export function recencyBasis(ctx: Omit<RecencyContext, 'now' | 'newest'>): Recen
   return ctx.recentCue ? 'recent' : 'timeless';
 }
 
+const floor = (ctx: RecencyContext) => Math.min(1, Math.max(0, ctx.recentFloor ?? 0));
+
 export function recencyTerm(createdAt: number, ctx: RecencyContext): number {
   switch (recencyBasis(ctx)) {
     case 'age':
@@ -57,7 +64,7 @@ export function recencyTerm(createdAt: number, ctx: RecencyContext): number {
     case 'time-range':
       return temporalFit(createdAt, ctx.ranges);
     case 'recent':
-      return decay(ctx.newest - createdAt);
+      return floor(ctx) + (1 - floor(ctx)) * decay(ctx.newest - createdAt);
     case 'timeless':
       return 1;
   }

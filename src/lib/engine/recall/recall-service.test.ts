@@ -88,6 +88,18 @@ describe('recall.search (issue 8 retrieval)', () => {
     expect(res.results[0]?.content).toContain('Kafka');
   });
 
+  it('searches an irregular verb in all its forms', async () => {
+    for (const [verbForms, found] of [[true, true], [false, false]] as const) {
+      const t = await engine({ verbForms });
+      await chat(t, [
+        ['user', 'Last week I wrote a screenplay about my grandmother.'],
+        ['assistant', 'That sounds personal and brave.'],
+      ]);
+      const res = await ask(t, 'What did I write?');
+      expect(res.results.some((r) => r.content?.includes('wrote a screenplay'))).toBe(found);
+    }
+  });
+
   it('explains every hit with the signals behind its terms', async () => {
     const t = await engine();
     await chat(t, [['user', 'processPayment double charges customers'], ['assistant', 'Add an idempotency key to processPayment.']]);

@@ -26,9 +26,15 @@ const SYMBOL_HITS = 50;
 /** The best text candidates whose neighbours are read (a reply to a weak match cannot reach the list anyway). */
 const NEIGHBOURED = 30;
 
-/** The ids of the `n` best bm25 ranks (lower is better). */
-function bestOf(ranks: ReadonlyMap<number, number>, n: number): Set<number> {
-  return new Set([...ranks].sort((a, b) => a[1] - b[1]).slice(0, n).map(([id]) => id));
+/** The ids of the `n` best bm25 ranks (lower is better), best first. */
+function bestOf(ranks: ReadonlyMap<number, number>, n: number): number[] {
+  return [...ranks].sort((a, b) => a[1] - b[1]).slice(0, n).map(([id]) => id);
+}
+
+/** bm25 of one lane scaled by its weight (FTS5: negative, lower is better). */
+function scaled(ranks: Map<number, number>, weight: number): Map<number, number> {
+  if (weight !== 1) for (const [id, r] of ranks) ranks.set(id, r * weight);
+  return ranks;
 }
 
 /** The head of the ranking that can reach a list of `limit`: limit × HEAD_FACTOR + HEAD_EXTRA. */
@@ -100,7 +106,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
   /** Only the head of the ranking can reach a list of `limit`; the rest is never read again. */
   const headSize = (limit: number) => limit * HEAD_FACTOR + HEAD_EXTRA;
 
-  /** Second stage with the head's texts (and the questions its replies answer): coverage and answer type. */
+  /** Second stage with the head's texts (and the questions its replies answer): coverage, answer type, statements. */
   function refine(head: RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, opts: { terms: WeightedTerm[]; query: string; read: TextReader }): Map<number, Refinement> {
     const ids = new Set<number>();
     for (const r of head) {
@@ -186,7 +192,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
       const recentCue = recencyCue(input.query);
 
       // Who the question is about: a named participant, else the role the pronouns point at.
-      let cued: ((t: TurnFacts) => boolean) | null = null;
+      let cued: ((t: TurnFacts) => boolean | null) | null = null;
       let speaker: RecallQueryInfo['speaker'] = null;
       let textKeywords = keywords;
       if (cfg.speakerCue) {
@@ -194,7 +200,8 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
         const names = resolveNames(nameCandidates(input.query));
         const role = roleCue(input.query);
         if (names.resolved.length > 0 || role) {
-          cued = (t) => names.roles.get(t.sessionId)?.has(t.role) ?? t.role === role;
+          // A conversation where the name shows no role and no pronoun points anywhere: unknown (null), not "no".
+          cued = (t) => names.roles.get(t.sessionId)?.has(t.role) ?? (role === null ? null : t.role === role);
           speaker = { kind: names.resolved.length > 0 ? 'named' : 'role', names: names.resolved, role };
           const drop = new Set(names.resolved.map((n) => n.toLowerCase()));
           textKeywords = keywords.filter((k) => !drop.has(k.toLowerCase()));
@@ -204,17 +211,20 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
       // The question's time is matched as time (temporal fit), not as text.
       textKeywords = withoutTimeWords(textKeywords, times.map((t) => t.expression));
       const terms = selectTerms([...textKeywords, ...symbols], { index, config: cfg });
-      const ftsRanks = sumRanks(terms.lanes.map((lane) => index.ranked(lane.match, { limit: cfg.candidates, from: lane.from })));
+      const ftsRanks = sumRanks(terms.lanes.map((lane) => scaled(index.ranked(lane.match, { limit: cfg.candidates, from: lane.from }), lane.weight)));
       const symbolHits = index.symbolHits(symbols, SYMBOL_HITS);
       const timeLane = new Set(ranges.flatMap((r) => index.inRange(r, TIME_LANE)));
-      // Candidates and their neighbouring turns (a neighbour-only turn is scored by what it borrows).
-      const facts = index.facts(new Set([...ftsRanks.keys(), ...symbolHits.keys(), ...timeLane]), cfg.neighbours ? bestOf(ftsRanks, NEIGHBOURED) : new Set());
+      // Candidates and the turns around the best of them (a turn found only there is scored by what it borrows).
+      const around = cfg.neighbours ? bestOf(ftsRanks, NEIGHBOURED) : [];
+      const facts = index.facts(new Set([...ftsRanks.keys(), ...symbolHits.keys(), ...timeLane]), around, cfg.contextWindow ? cfg.farAround : 0);
 
       // The current conversation's last turns are in the context already.
       const excludeFrom = input.currentSessionId ? index.recentFrom(input.currentSessionId, input.recentTurns) : 0;
       for (const [id, f] of facts) if (f.sessionId === input.currentSessionId && f.turnNo > excludeFrom) facts.delete(id);
 
-      const stage = { facts, ftsRanks, symbolHits, querySymbols: symbols, timeLane, cued, now, ranges, recentCue, config: cfg };
+      // A pronoun cue ("I", "you said") in a chat with an assistant: facts about a side are in what that side wrote.
+      const cueBoost = speaker?.kind === 'role' ? cfg.roleBoost : cfg.speakerBoost;
+      const stage = { facts, ftsRanks, symbolHits, querySymbols: symbols, timeLane, cued, cueBoost, now, ranges, recentCue, config: cfg };
       const evidence = scoreTurns(stage);
       const read = textReader();
       const top = headSize(input.limit);

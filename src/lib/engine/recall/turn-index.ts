@@ -77,22 +77,26 @@ export function createTurnIndex(driver: SqlDriver) {
       return out;
     },
     /**
-     * Session, role, time and question flag of each id, with its neighbours: the messages just before and after it
-     * in the same conversation. Messages are appended in order, so a conversation's neighbours are the adjacent ids;
-     * when two conversations were written at the same moment (interleaved ids) a turn simply has no neighbour there.
-     * Plain primary-key lookups: correlated "previous in session" subqueries cost 5× more at 100,000 turns.
+     * Session, role, time and question flag of each id, with its neighbours: the messages just before and after each
+     * id of `around`, and two places away for its first `farAround` (the context window). Messages are appended in
+     * order, so a conversation's neighbours are the adjacent ids; when two conversations were written at the same
+     * moment (interleaved ids) a turn simply has no neighbour there. Plain primary-key lookups: correlated "previous
+     * in session" subqueries cost 5× more at 100,000 turns.
      */
-    facts(list: Iterable<number>, withNeighbours: ReadonlySet<number>): Map<number, TurnFacts> {
+    facts(list: Iterable<number>, around: readonly number[], farAround = 0): Map<number, TurnFacts> {
       const wanted = new Set<number>();
       for (const id of list) wanted.add(id);
-      for (const id of withNeighbours) for (const x of [id - 1, id, id + 1]) if (x > 0) wanted.add(x);
+      around.forEach((id, i) => {
+        const reach = i < farAround ? 2 : 1;
+        for (let x = id - reach; x <= id + reach; x++) if (x > 0) wanted.add(x);
+      });
       // Only a turn whose reply can borrow from it needs its text read for the question flag.
       const rows = driver.all<{ id: number; session_id: string; turn_no: number; role: 'user' | 'assistant'; created_at: number; question: number | null }>(
         `SELECT m.id, m.session_id, m.turn_no, m.role, m.created_at,
            CASE WHEN m.id IN (SELECT value FROM json_each(?))
              THEN length(m.content) <= 280 AND (instr(m.content, '?') > 0 OR instr(m.content, '？') > 0) END AS question
          FROM json_each(?) c JOIN messages m ON m.id = c.value`,
-        [ids(withNeighbours), ids(wanted)],
+        [ids(around), ids(wanted)],
       );
       const byId = new Map(rows.map((r) => [r.id, r]));
       const out = new Map<number, TurnFacts>();

@@ -33,14 +33,35 @@ describe('formatScore', () => {
 });
 
 describe('signalLines', () => {
-  const base = { lane: 'text', lexical: 0, neighbour: 0, speaker: 1, turnRank: null, recencyBasis: 'timeless', coverage: null, answerType: null } as const;
+  const base = {
+    lane: 'text',
+    lexical: 0,
+    neighbour: 0,
+    nearby: 0,
+    session: 0,
+    speaker: 1,
+    cue: false,
+    turnRank: null,
+    recencyBasis: 'timeless',
+    coverage: null,
+    answerType: null,
+    statement: null,
+  } as const;
   it.each([
     [{ ...base }, ['lane.text', 'recency.timeless']],
     [{ ...base, lane: 'neighbour', neighbour: 0.8, turnRank: 2 }, ['lane.neighbour', 'neighbour', 'turnRank', 'recency.timeless']],
-    [{ ...base, lexical: 1, speaker: 2, turnRank: 1, recencyBasis: 'time-range' }, ['lane.text', 'lexical', 'speaker', 'turnRank', 'recency.time-range']],
+    [{ ...base, lexical: 1, speaker: 2, cue: true, turnRank: 1, recencyBasis: 'time-range' }, ['lane.text', 'lexical', 'speaker', 'turnRank', 'recency.time-range']],
     [{ ...base, coverage: 0.5, answerType: false, recencyBasis: 'age' }, ['lane.text', 'coverage', 'answerType.no', 'recency.age']],
+    [{ ...base, lane: 'neighbour', nearby: 0.9, session: 1, speaker: Math.SQRT2, cue: null }, ['lane.neighbour', 'nearby', 'session', 'speakerUnknown', 'recency.timeless']],
+    [{ ...base, lexical: 0.6, coverage: 0.8, statement: 0.5, recencyBasis: 'recent' }, ['lane.text', 'lexical', 'coverage', 'statement', 'recency.recent']],
+    [{ ...base, lexical: 0.6, statement: 0 }, ['lane.text', 'lexical', 'recency.timeless']],
   ] as const)('shows only the signals that acted (%#)', (signals, keys) => {
     expect(signalLines(signals, 'en').map((l) => l.key)).toEqual(keys);
+  });
+
+  it('names the multiplier of an unknown side as it was applied', () => {
+    const line = signalLines({ ...base, speaker: Math.SQRT2, cue: null }, 'en').find((l) => l.key === 'speakerUnknown');
+    expect(line?.params).toEqual({ value: 1.41 });
   });
 
   it('formats shares for the locale', () => {
@@ -50,7 +71,20 @@ describe('signalLines', () => {
 });
 
 describe('rankedBy', () => {
-  const signals = { lane: 'text', lexical: 0.8, neighbour: 0, speaker: 1, turnRank: 1, recencyBasis: 'timeless', coverage: null, answerType: null } as const;
+  const signals = {
+    lane: 'text',
+    lexical: 0.8,
+    neighbour: 0,
+    nearby: 0,
+    session: 0,
+    speaker: 1,
+    cue: false,
+    turnRank: 1,
+    recencyBasis: 'timeless',
+    coverage: null,
+    answerType: null,
+    statement: null,
+  } as const;
   const weighted = (symbol: number, context: number) => recallScore({ symbol, recency: 1, context }).weighted;
   it.each([
     ['a symbol match that outweighs the words', weighted(1, 0.5), signals, 'symbol'],
@@ -58,6 +92,7 @@ describe('rankedBy', () => {
     ['a turn found only by the time asked about', weighted(0, 0), { ...signals, lane: 'time', lexical: 0 }, 'time'],
     ['a reply that borrowed more than its own words give', weighted(0, 0.9), { ...signals, lane: 'neighbour', lexical: 0, neighbour: 1 }, 'neighbour'],
     ['its own words', weighted(0, 1), { ...signals, neighbour: 0.5 }, 'words'],
+    ['the same person two turns earlier', weighted(0, 0.7), { ...signals, lane: 'neighbour', lexical: 0, nearby: 0.9 }, 'neighbour'],
   ] as const)('%s → %s', (_, w, s, want) => {
     expect(rankedBy({ weighted: w, signals: s })).toBe(want);
   });

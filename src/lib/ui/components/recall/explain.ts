@@ -34,9 +34,9 @@ export function formatScore(value: number, locale: string): string {
 
 /**
  * The signals behind a hit's context and recency terms (issue 8), as message keys with their values, in the order
- * the ranking used them: how the turn was found, its own word match, what it borrowed from a neighbour, the speaker
- * cue, its place in the ranking by context similarity, the second-stage checks, and what recency meant for this
- * question.
+ * the ranking used them: how the turn was found, its own word match, what it borrowed from the turns around it and
+ * its conversation, the speaker cue, its place in the ranking by context similarity, the second-stage checks, and
+ * what recency meant for this question.
  */
 export type SignalKey = LeafKeys<(typeof recall)['ask']['signals']>;
 
@@ -50,10 +50,13 @@ export function signalLines(signals: TurnSignals, locale: string): SignalLine[] 
   const lines: SignalLine[] = [{ key: `lane.${signals.lane}`, params: {} }];
   if (signals.lexical > 0) lines.push({ key: 'lexical', params: { value: fmt(signals.lexical) } });
   if (signals.neighbour > 0) lines.push({ key: 'neighbour', params: { value: fmt(signals.neighbour) } });
-  if (signals.speaker !== 1) lines.push({ key: 'speaker', params: { value: signals.speaker } });
+  if (signals.nearby > 0) lines.push({ key: 'nearby', params: { value: fmt(signals.nearby) } });
+  if (signals.session > 0) lines.push({ key: 'session', params: { value: fmt(signals.session) } });
+  if (signals.speaker !== 1) lines.push({ key: signals.cue === null ? 'speakerUnknown' : 'speaker', params: { value: Math.round(signals.speaker * 100) / 100 } });
   if (signals.turnRank !== null) lines.push({ key: 'turnRank', params: { turn: signals.turnRank } });
   if (signals.coverage !== null) lines.push({ key: 'coverage', params: { value: `${Math.round(signals.coverage * 100)}%` } });
   if (signals.answerType !== null) lines.push({ key: signals.answerType ? 'answerType.yes' : 'answerType.no', params: {} });
+  if (signals.statement) lines.push({ key: 'statement', params: { value: `${Math.round(signals.statement * 100)}%` } });
   lines.push({ key: `recency.${signals.recencyBasis}`, params: {} });
   return lines;
 }
@@ -63,12 +66,12 @@ export type RankedBy = 'symbol' | 'time' | 'neighbour' | 'words';
 
 /**
  * A symbol match that weighs at least as much as the context term ranked it; a turn found only through the time the
- * question names was ranked by that time; a turn that borrowed more from a neighbour than its own words match (the
- * reply to a matching question) was ranked by that neighbour; otherwise by its own words.
+ * question names was ranked by that time; a turn whose neighbours (next to it or two places away) match more than its
+ * own words (the reply to a matching question) was ranked by them; otherwise by its own words.
  */
 export function rankedBy(explain: Pick<RecallExplain, 'weighted' | 'signals'>): RankedBy {
   if (explain.weighted.symbol > 0 && explain.weighted.symbol >= explain.weighted.context) return 'symbol';
   if (explain.signals.lane === 'time') return 'time';
-  if (explain.signals.neighbour > explain.signals.lexical) return 'neighbour';
+  if (Math.max(explain.signals.neighbour, explain.signals.nearby) > explain.signals.lexical) return 'neighbour';
   return 'words';
 }

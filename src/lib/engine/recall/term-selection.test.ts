@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RETRIEVAL_CONFIG } from '../../domain/recall/config';
+import { selectTerms } from './term-selection';
+import type { TurnIndex } from './turn-index';
+
+/** An index of 1,000 turns where every term matches 10 (rare: searched in full). */
+const index = {
+  turnCountBound: () => 1000,
+  newestMatches: () => ({ count: 10, lowest: 1 }),
+  windowStart: () => null,
+} as unknown as TurnIndex;
+
+describe('selectTerms', () => {
+  it('searches request-frame words in a lane of their own, at frameWeight, and weighs them so in coverage', () => {
+    const out = selectTerms(['thinking', 'coffee', 'creamer', 'recommendations'], { index, config: DEFAULT_RETRIEVAL_CONFIG });
+    // Lanes in the order their weight first occurs among the keywords.
+    expect(out.lanes).toEqual([
+      { match: '"thinking" OR "recommendations"', from: 0, weight: DEFAULT_RETRIEVAL_CONFIG.frameWeight },
+      { match: '"coffee" OR "creamer"', from: 0, weight: 1 },
+    ]);
+    const weight = (k: string) => out.weighted.find((t) => t.keyword === k)?.weight ?? 0;
+    expect(weight('thinking') / weight('coffee')).toBeCloseTo(DEFAULT_RETRIEVAL_CONFIG.frameWeight, 10);
+  });
+
+  it('searches every form of an irregular verb as one term', () => {
+    const out = selectTerms(['write', 'screenplay'], { index, config: DEFAULT_RETRIEVAL_CONFIG });
+    expect(out.lanes).toEqual([{ match: '"write" OR "wrote" OR "written" OR "screenplay"', from: 0, weight: 1 }]);
+    expect(out.weighted[0]).toMatchObject({ keyword: 'write', forms: ['wrote', 'written'] });
+    const plain = selectTerms(['write'], { index, config: { ...DEFAULT_RETRIEVAL_CONFIG, verbForms: false } });
+    expect(plain.lanes[0]?.match).toBe('"write"');
+  });
+
+  it('keeps one lane per lane kind when frame words are off', () => {
+    const out = selectTerms(['thinking', 'coffee'], { index, config: { ...DEFAULT_RETRIEVAL_CONFIG, frameWords: false } });
+    expect(out.lanes).toEqual([{ match: '"thinking" OR "coffee"', from: 0, weight: 1 }]);
+  });
+});
