@@ -8,6 +8,7 @@ import {
   type MemoryRecord,
 } from '../../domain/memory';
 import { detectEmotion } from '../../domain/conversation/emotion';
+import { focusedTopicKeywords } from '../../domain/memory/score-topic';
 import { dialogueWeight, EMOTION_WEIGHT, emotionWords, fuseKeywordScores, type KeywordPart } from '../../domain/memory/keyword-fusion';
 import { retrievalConfig, type RetrievalConfig } from '../../domain/recall/config';
 import { buildMatchQuery } from '../../domain/text/fts-query';
@@ -157,11 +158,14 @@ export function createRetrievalService(deps: {
 
       const now = deps.clock.now();
       const all = [...candidates.values()];
+      // 001's topic boost through the topic words that single a few memories out (score-topic.ts).
+      const retrieval = config();
+      const boosting = retrieval.memoryTopicFocus ? focusedTopicKeywords(topicKeywords, all.map((c) => c.memory), retrieval.topicShare) : topicKeywords;
       const maxAccessCount = Math.max(0, ...all.map((c) => c.memory.accessCount));
       const scored = all.map((c) => ({
         memory: c.memory,
         via: c.via,
-        explanation: { ...scoreMemory({ keywordScore: c.keywordScore, memory: c.memory, now, preferenceQuery, topicKeywords, maxAccessCount }), keywordParts: c.parts ?? {} },
+        explanation: { ...scoreMemory({ keywordScore: c.keywordScore, memory: c.memory, now, preferenceQuery, topicKeywords: boosting, maxAccessCount }), keywordParts: c.parts ?? {} },
       }));
       const items = rankScored(scored, topN).map((s) => ({ memory: s.memory, score: s.explanation, via: s.via }));
       return { ...base, items, ftsFailed };
