@@ -26,6 +26,8 @@ export interface RetrievalConfig {
   statements: boolean;
   /** An irregular English verb is searched in all its forms (feel, felt; write, wrote, written). */
   verbForms: boolean;
+  /** A question that counts, totals, compares or chooses gets hits from several conversations (spread.ts). */
+  conversationSpread: boolean;
 
   // ── memory retrieval (memory.retrieve) ─────────────────────────────────────────
   /** Chinese also matched by overlapping character pairs (a `grams` index column), not only by words. */
@@ -54,6 +56,9 @@ export interface RetrievalConfig {
   frameWeight: number;
   /** × (1 + statementWeight × share of the question's words the turn's first-person statements hold). */
   statementWeight: number;
+  /** conversationSpread: a conversation's first spreadFree hits count fully, each later one × spreadFactor more. */
+  spreadFree: number;
+  spreadFactor: number;
   /** Re-ranking: context × (1 − coverageWeight + coverageWeight × coverage) … */
   coverageWeight: number;
   /** … × (1 − answerTypeWeight) when the question asks for a time/number/place/person/duration the turn lacks. */
@@ -83,6 +88,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   frameWords: true,
   statements: true,
   verbForms: true,
+  conversationSpread: true,
   memoryGrams: true,
   memoryDialogue: true,
   memoryEmotion: true,
@@ -95,6 +101,8 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   sessionWeight: 0.1,
   frameWeight: 0.5,
   statementWeight: 0.5,
+  spreadFree: 2,
+  spreadFactor: 0.5,
   coverageWeight: 0.5,
   answerTypeWeight: 0.2,
   speakerBoost: 2,
@@ -117,6 +125,7 @@ export const RECALL_TECHNIQUES = [
   'frameWords',
   'statements',
   'verbForms',
+  'conversationSpread',
 ] as const satisfies readonly (keyof RetrievalConfig)[];
 /** … and memory retrieval (memory.retrieve). */
 export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus'] as const satisfies readonly (keyof RetrievalConfig)[];

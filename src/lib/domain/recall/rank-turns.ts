@@ -54,6 +54,8 @@ export interface TurnSignals {
   answerType: boolean | null;
   /** … and the share of the question's keywords its first-person statements hold (null: not measured). */
   statement: number | null;
+  /** A gathering question's spread over conversations: the multiplier its context got (null: not applied; spread.ts). */
+  spread: number | null;
 }
 
 export interface RankedTurn {
@@ -103,7 +105,7 @@ export interface TurnEvidence {
   lent: number;
   symbol: number;
   recency: number;
-  signals: Omit<TurnSignals, 'turnRank' | 'coverage' | 'answerType' | 'statement'>;
+  signals: Omit<TurnSignals, 'turnRank' | 'coverage' | 'answerType' | 'statement' | 'spread'>;
   matchedSymbols: string[];
   ftsRank: number | null;
 }
@@ -197,7 +199,7 @@ export function rankScored(evidence: readonly TurnEvidence[], opts: { refined?: 
     return {
       id: e.id,
       score: recallScore({ symbol: e.symbol, recency: e.recency, context }),
-      signals: { ...e.signals, turnRank: turnRanks.get(e.id) ?? null, coverage: r?.coverage ?? null, answerType: r?.answerType ?? null, statement: r?.statement ?? null },
+      signals: { ...e.signals, turnRank: turnRanks.get(e.id) ?? null, coverage: r?.coverage ?? null, answerType: r?.answerType ?? null, statement: r?.statement ?? null, spread: null },
       matchedSymbols: e.matchedSymbols,
       ftsRank: e.ftsRank,
     };

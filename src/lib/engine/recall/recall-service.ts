@@ -6,6 +6,7 @@ import { rankScored, refineHead, scoreTurns, type RankedTurn, type Refinement, t
 import { listHits } from '../../domain/recall/score';
 import { nearCopies, shingles } from '../../domain/recall/redundancy';
 import { sumRanks } from '../../domain/recall/fusion';
+import { gathers, spreadAcrossConversations } from '../../domain/recall/spread';
 import { speakersFromMentions, type Role } from '../../domain/recall/speakers';
 import { recencyBasis } from '../../domain/recall/time-fit';
 import { buildMatchQuery } from '../../domain/text/fts-query';
@@ -230,6 +231,9 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
       const top = headSize(input.limit);
       let ranked = rankScored(evidence, { top });
       if (cfg.rerank) ranked = rankScored(evidence, { top, refined: refine(ranked, facts, { terms: terms.weighted, query: input.query, read }) });
+      if (cfg.conversationSpread && gathers(input.query)) {
+        ranked = spreadAcrossConversations(ranked, (id) => facts.get(id)?.sessionId, { free: cfg.spreadFree, factor: cfg.spreadFactor });
+      }
       const results = select(ranked, facts, input, read);
       return {
         results,

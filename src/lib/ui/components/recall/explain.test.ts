@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recallScore } from '../../../domain/recall/score';
+import { QUIET_SIGNALS } from '../../../domain/recall/testing';
 import { explainRows, formatScore, rankedBy, signalLines } from './explain';
 
 describe('explainRows', () => {
@@ -33,20 +34,7 @@ describe('formatScore', () => {
 });
 
 describe('signalLines', () => {
-  const base = {
-    lane: 'text',
-    lexical: 0,
-    neighbour: 0,
-    nearby: 0,
-    session: 0,
-    speaker: 1,
-    cue: false,
-    turnRank: null,
-    recencyBasis: 'timeless',
-    coverage: null,
-    answerType: null,
-    statement: null,
-  } as const;
+  const base = QUIET_SIGNALS;
   it.each([
     [{ ...base }, ['lane.text', 'recency.timeless']],
     [{ ...base, lane: 'neighbour', neighbour: 0.8, turnRank: 2 }, ['lane.neighbour', 'neighbour', 'turnRank', 'recency.timeless']],
@@ -55,6 +43,8 @@ describe('signalLines', () => {
     [{ ...base, lane: 'neighbour', nearby: 0.9, session: 1, speaker: Math.SQRT2, cue: null }, ['lane.neighbour', 'nearby', 'session', 'speakerUnknown', 'recency.timeless']],
     [{ ...base, lexical: 0.6, coverage: 0.8, statement: 0.5, recencyBasis: 'recent' }, ['lane.text', 'lexical', 'coverage', 'statement', 'recency.recent']],
     [{ ...base, lexical: 0.6, statement: 0 }, ['lane.text', 'lexical', 'recency.timeless']],
+    [{ ...base, lexical: 0.6, spread: 0.5 }, ['lane.text', 'lexical', 'spread', 'recency.timeless']],
+    [{ ...base, lexical: 0.6, spread: 1 }, ['lane.text', 'lexical', 'recency.timeless']],
   ] as const)('shows only the signals that acted (%#)', (signals, keys) => {
     expect(signalLines(signals, 'en').map((l) => l.key)).toEqual(keys);
   });
@@ -71,20 +61,7 @@ describe('signalLines', () => {
 });
 
 describe('rankedBy', () => {
-  const signals = {
-    lane: 'text',
-    lexical: 0.8,
-    neighbour: 0,
-    nearby: 0,
-    session: 0,
-    speaker: 1,
-    cue: false,
-    turnRank: 1,
-    recencyBasis: 'timeless',
-    coverage: null,
-    answerType: null,
-    statement: null,
-  } as const;
+  const signals = { ...QUIET_SIGNALS, lexical: 0.8, turnRank: 1 };
   const weighted = (symbol: number, context: number) => recallScore({ symbol, recency: 1, context }).weighted;
   it.each([
     ['a symbol match that outweighs the words', weighted(1, 0.5), signals, 'symbol'],

@@ -57,6 +57,7 @@ export function signalLines(signals: TurnSignals, locale: string): SignalLine[] 
   if (signals.coverage !== null) lines.push({ key: 'coverage', params: { value: `${Math.round(signals.coverage * 100)}%` } });
   if (signals.answerType !== null) lines.push({ key: signals.answerType ? 'answerType.yes' : 'answerType.no', params: {} });
   if (signals.statement) lines.push({ key: 'statement', params: { value: `${Math.round(signals.statement * 100)}%` } });
+  if (signals.spread !== null && signals.spread < 1) lines.push({ key: 'spread', params: { value: fmt(signals.spread) } });
   lines.push({ key: `recency.${signals.recencyBasis}`, params: {} });
   return lines;
 }
