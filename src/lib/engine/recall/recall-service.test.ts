@@ -100,6 +100,16 @@ describe('recall.search (issue 8 retrieval)', () => {
     }
   });
 
+  it('counts the turns searched anew after every write, and only then', async () => {
+    const t = await engine();
+    const id = await chat(t, [['user', 'Redis cache expiry'], ['assistant', 'Five minutes.']]);
+    const before = (await ask(t, 'cache')).totalSearched;
+    expect(before).toBeGreaterThan(0);
+    expect((await ask(t, 'expiry')).totalSearched).toBe(before);
+    expectOk(await t.engine.call('message.append', { sessionId: id, role: 'user', content: 'And the session store?' }));
+    expect((await ask(t, 'cache')).totalSearched).toBe(before + 1);
+  });
+
   it('explains every hit with the signals behind its terms', async () => {
     const t = await engine();
     await chat(t, [['user', 'processPayment double charges customers'], ['assistant', 'Add an idempotency key to processPayment.']]);
