@@ -28,6 +28,8 @@ export interface RetrievalConfig {
   verbForms: boolean;
   /** A question that counts, totals, compares or chooses gets hits from several conversations (spread.ts). */
   conversationSpread: boolean;
+  /** Coverage compares words by porter's plural and -ing/-ed steps in order, as the index does (weddings = wedding, running = run). */
+  stemSteps: boolean;
 
   // ── memory retrieval (memory.retrieve) ─────────────────────────────────────────
   /** Chinese also matched by overlapping character pairs (a `grams` index column), not only by words. */
@@ -89,6 +91,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   statements: true,
   verbForms: true,
   conversationSpread: true,
+  stemSteps: true,
   memoryGrams: true,
   memoryDialogue: true,
   memoryEmotion: true,
@@ -126,6 +129,7 @@ export const RECALL_TECHNIQUES = [
   'statements',
   'verbForms',
   'conversationSpread',
+  'stemSteps',
 ] as const satisfies readonly (keyof RetrievalConfig)[];
 /** … and memory retrieval (memory.retrieve). */
 export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus'] as const satisfies readonly (keyof RetrievalConfig)[];

@@ -25,6 +25,26 @@ export function lightStem(word: string): string {
   return w.length > 3 && w.endsWith('e') ? w.slice(0, -1) : w;
 }
 
+/**
+ * lightStem with porter's first two steps in their order (issue 8, round 3; `stemSteps`), as the index's porter
+ * stemmer treats the words bm25 matched: the plural or third-person -s first, then -ing / -ed with a doubled
+ * consonant undone, so weddings = wedding = wed(ding), running = run, stopped = stop, classes = class, studied =
+ * study. lightStem strips one suffix only: weddings → wedding but wedding → wedd, class → clas but classes → class.
+ */
+export function stepStem(word: string): string {
+  let w = word.toLowerCase().replace(/['’]s$/u, '');
+  if (w.length <= 4 || !/^[a-z]+$/u.test(w)) return w;
+  if (/(?:ies|ied)$/u.test(w)) return `${w.slice(0, -3)}y`;
+  // Step 1a: -es after a sibilant, else -s, but not -ss / -us / -is (class, focus, analysis).
+  if (/(?:ss|ch|sh|x|z)es$/u.test(w)) w = w.slice(0, -2);
+  else if (/[^sui]s$/u.test(w)) w = w.slice(0, -1);
+  // Step 1b: -ing / -ed when a vowel stays, a doubled consonant undone (not ll, ss, zz; not in add, egg); else -ly.
+  const base = w.replace(/(?:ing|ed)$/u, '');
+  if (base !== w && base.length >= 3 && /[aeiouy]/u.test(base)) w = base.length >= 4 && /([^aeiouylsz])\1$/u.test(base) ? base.slice(0, -1) : base;
+  else if (w.length > 5 && w.endsWith('ly')) w = w.slice(0, -2);
+  return w.length > 3 && w.endsWith('e') ? w.slice(0, -1) : w;
+}
+
 const WORD = /[\p{L}\p{N}_]+/gu;
 const ASCII = /^[\x00-\x7f]*$/u;
 
@@ -35,8 +55,10 @@ const WORD_CHAR = /[\p{L}\p{N}_]/u;
 const isWordChar = (ch: string | undefined) =>
   ch !== undefined && (ch.charCodeAt(0) < 128 ? /[A-Za-z0-9_]/.test(ch) : WORD_CHAR.test(ch));
 
+type Stemmer = (word: string) => string;
+
 /** Does the (normalised) text hold a word whose stem is `stem`? Words carrying it start with `needle`. */
-function stemMatcher(stem: string): (normal: string) => boolean {
+function stemMatcher(stem: string, stemOf: Stemmer): (normal: string) => boolean {
   // A stem is its word minus a suffix, except "stories" → "story": the y may be an ie in the word.
   const needle = stem.length > 1 && stem.endsWith('y') ? stem.slice(0, -1) : stem;
   return (normal) => {
@@ -45,7 +67,7 @@ function stemMatcher(stem: string): (normal: string) => boolean {
       if (at > 0 && isWordChar(normal[at - 1])) continue;
       let end = at + needle.length;
       while (end < normal.length && isWordChar(normal[end])) end++;
-      if (lightStem(normal.slice(at, end)) === stem) return true;
+      if (stemOf(normal.slice(at, end)) === stem) return true;
     }
     return false;
   };
@@ -57,7 +79,8 @@ function stemMatcher(stem: string): (normal: string) => boolean {
  * when each of their words' stems is the stem of a word of the text. A text that does not contain a stem's letters
  * is ruled out by one substring search, so a long answer without the term costs almost nothing.
  */
-export function coverageMatcher(terms: readonly WeightedTerm[]): (text: string) => number {
+export function coverageMatcher(terms: readonly WeightedTerm[], opts: { stemSteps?: boolean } = {}): (text: string) => number {
+  const stemOf: Stemmer = opts.stemSteps ? stepStem : lightStem;
   let total = 0;
   for (const t of terms) total += t.weight;
   const matchers = terms.map((t) => {
@@ -65,7 +88,7 @@ export function coverageMatcher(terms: readonly WeightedTerm[]): (text: string) 
       const needle = normalise(t.keyword);
       return { weight: t.weight, holds: (normal: string) => normal.includes(needle) };
     }
-    const alternatives = [t.keyword, ...(t.forms ?? [])].map((k) => (normalise(k).match(WORD) ?? []).map((w) => stemMatcher(lightStem(w))));
+    const alternatives = [t.keyword, ...(t.forms ?? [])].map((k) => (normalise(k).match(WORD) ?? []).map((w) => stemMatcher(stemOf(w), stemOf)));
     return { weight: t.weight, holds: (normal: string) => alternatives.some((stems) => stems.length > 0 && stems.every((has) => has(normal))) };
   });
   return (text) => {

@@ -217,7 +217,7 @@ export interface RerankInput {
   texts: ReadonlyMap<number, string>;
   terms: readonly WeightedTerm[];
   answerType: AnswerType | null;
-  config: Pick<RetrievalConfig, 'coverageWeight' | 'answerTypeWeight' | 'statements' | 'statementWeight'>;
+  config: Pick<RetrievalConfig, 'coverageWeight' | 'answerTypeWeight' | 'statements' | 'statementWeight' | 'stemSteps'>;
 }
 
 export interface Refinement {
@@ -238,7 +238,7 @@ export interface Refinement {
 export function refineHead(input: RerankInput): Map<number, Refinement> {
   const { config: cfg } = input;
   const out = new Map<number, Refinement>();
-  const coverageOf = coverageMatcher(input.terms);
+  const coverageOf = coverageMatcher(input.terms, { stemSteps: cfg.stemSteps });
   for (const r of input.head) {
     const f = input.facts.get(r.id);
     const own = input.texts.get(r.id) ?? '';
