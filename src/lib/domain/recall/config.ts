@@ -40,6 +40,8 @@ export interface RetrievalConfig {
   memoryEmotion: boolean;
   /** 001's ×1.3 topic boost only through topic words that single out a few memories, not words most of them hold. */
   memoryTopicFocus: boolean;
+  /** The topic's words join the message's search only when they single out a few of the memories found (as the boost). */
+  memoryTopicSearch: boolean;
 
   // ── constants ─────────────────────────────────────────────────────────────────
   /** Full-text candidates ranked by bm25 before fusion. */
@@ -75,7 +77,7 @@ export interface RetrievalConfig {
   pruneShare: number;
   /** Upper bound of matching rows ranked by bm25; beyond it only the newest are ranked (latency at scale). */
   rankBudget: number;
-  /** A topic word boosts (memoryTopicFocus) only when at most this share of the candidate memories holds it. */
+  /** A topic word boosts (memoryTopicFocus) and is searched (memoryTopicSearch) only when at most this share of the candidate memories holds it. */
   topicShare: number;
 }
 
@@ -96,6 +98,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   memoryDialogue: true,
   memoryEmotion: true,
   memoryTopicFocus: true,
+  memoryTopicSearch: true,
   candidates: 100,
   neighbourWeight: 0.5,
   answerWeight: 1,
@@ -132,7 +135,7 @@ export const RECALL_TECHNIQUES = [
   'stemSteps',
 ] as const satisfies readonly (keyof RetrievalConfig)[];
 /** … and memory retrieval (memory.retrieve). */
-export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus'] as const satisfies readonly (keyof RetrievalConfig)[];
+export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus', 'memoryTopicSearch'] as const satisfies readonly (keyof RetrievalConfig)[];
 
 export const RETRIEVAL_TECHNIQUES = [...RECALL_TECHNIQUES, ...MEMORY_TECHNIQUES] as const;
 

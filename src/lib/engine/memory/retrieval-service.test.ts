@@ -52,4 +52,26 @@ describe('memory.retrieve (issue 8 retrieval)', () => {
     const { weighted } = top!.score;
     expect(top!.score.score).toBeCloseTo((weighted.keyword + weighted.category + weighted.recency + weighted.frequency + weighted.confidence) * top!.score.multipliers.topic, 10);
   });
+
+  it.each([
+    [true, false],
+    [false, true],
+  ])('searches the topic’s words with the message only when they single a few memories out (topic search: %s)', async (memoryTopicSearch, searched) => {
+    const t = await createTestEngine({ retrieval: { memoryTopicSearch } });
+    const kite = await remember(t, 'Bart flew a kite in the park');
+    const dinosaurs: string[] = [];
+    for (const content of ['Bart read a dinosaur book', 'Bart got a dinosaur toy', 'Bart saw a dinosaur film', 'Bart drew a dinosaur']) dinosaurs.push(await remember(t, content));
+    const { id: sessionId } = expectOk(await t.engine.call('session.create', {}));
+    for (const content of ['I love dinosaur books', 'Dinosaur toys are the best', 'I found my kite today!']) {
+      t.clock.advance(30_000);
+      expectOk(await t.engine.call('message.append', { sessionId, role: 'user', content }));
+    }
+    const res = await retrieve(t, 'I found my kite today!', sessionId);
+    expect(res.topicKeywords.map((k) => k.toLowerCase())).toContain('dinosaur');
+    expect(res.items[0]?.memory.id).toBe(kite);
+    // "dinosaur" is in four of the five memories: it says nothing about which one the message is about.
+    const dino = res.items.find((i) => dinosaurs.includes(i.memory.id));
+    expect((dino?.score.keywordParts?.message ?? 0) > 0).toBe(searched);
+  });
 });
+

@@ -44,6 +44,9 @@ export interface RetrieveInput {
   purpose?: 'context' | 'api';
 }
 
+/** The message, its keywords, the search terms (keywords and the topic's words), the chat and its mood. */
+type KeywordInput = { query: string; keywords: readonly string[]; terms: readonly string[]; sessionId?: string; emotion: string[] };
+
 type Candidate = { memory: MemoryRecord; keywordScore: number; via: RetrievalVia; parts?: Partial<Record<string, number>> };
 
 /** A 1–2 character CJK term may be missed by the word index (TECH-NOTES "Chinese full-text search"). */
@@ -93,13 +96,22 @@ export function createRetrievalService(deps: {
    * FTS5 candidates from every view (the message, the user's earlier turns, the mood), fused into 001's
    * keyword_score (domain/memory/keyword-fusion.ts). Throws when FTS5 fails; the caller falls back to LIKE.
    */
-  function fusedCandidates(input: { query: string; terms: readonly string[]; sessionId?: string; emotion: string[] }, scope: CandidateScope): Candidate[] {
+  function fusedCandidates(input: KeywordInput, scope: CandidateScope): Candidate[] {
     const cfg = config();
     const memories = new Map<string, MemoryRecord>();
-    const parts: KeywordPart[] = [{ view: 'message', weight: 1, scores: view(input.query, input.terms, scope, cfg, memories) }];
+    // memoryTopicSearch: the topic's words join the message's search only when they single a few memories out.
+    const asKeyword = new Set(input.keywords.map((k) => k.toLowerCase()));
+    const topicWords = input.terms.filter((t) => !asKeyword.has(t.toLowerCase()));
+    const searchTopic = !cfg.memoryTopicSearch || topicWords.length === 0;
+    const parts: KeywordPart[] = [{ view: 'message', weight: 1, scores: view(input.query, searchTopic ? input.terms : input.keywords, scope, cfg, memories) }];
     if (cfg.memoryDialogue && input.sessionId && deps.recentUserTexts) {
       const earlier = deps.recentUserTexts(input.sessionId, DIALOGUE_TURNS + 1).filter((t) => t.trim() !== input.query.trim()).slice(0, DIALOGUE_TURNS);
       earlier.forEach((text, i) => parts.push({ view: 'dialogue', weight: dialogueWeight(i + 1), scores: view(text, [], scope, cfg, memories) }));
+    }
+    if (!searchTopic) {
+      // Held by at most topicShare of what the conversation found (score-topic.ts): such a word says what it is about.
+      const focused = focusedTopicKeywords(topicWords, [...memories.values()], cfg.topicShare);
+      if (focused.length) parts[0] = { view: 'message', weight: 1, scores: view(input.query, [...input.keywords, ...focused], scope, cfg, memories) };
     }
     if (cfg.memoryEmotion && input.emotion.length) {
       const match = buildMatchQuery(input.emotion, { prefix: false });
@@ -114,7 +126,7 @@ export function createRetrievalService(deps: {
   }
 
   function keywordCandidates(
-    input: { query: string; terms: readonly string[]; sessionId?: string; emotion: string[] },
+    input: KeywordInput,
     scope: CandidateScope,
   ): { found: Candidate[]; ftsFailed: boolean } {
     const { terms } = input;
@@ -148,7 +160,7 @@ export function createRetrievalService(deps: {
       const terms = [...new Map([...keywords, ...topicKeywords].map((k) => [k.toLowerCase(), k])).values()];
       const mood = input.sessionId ? deps.workingMemory.peek(input.sessionId)?.lastEmotion : null;
       const emotion = emotionWords(mood ?? detectEmotion(input.query));
-      const { found, ftsFailed } = keywordCandidates({ query: input.query, terms, sessionId: input.sessionId, emotion: [...emotion] }, scope);
+      const { found, ftsFailed } = keywordCandidates({ query: input.query, keywords, terms, sessionId: input.sessionId, emotion: [...emotion] }, scope);
       const candidates = new Map(found.map((c) => [c.memory.id, c]));
       if (preferenceQuery) {
         for (const m of deps.query.preferenceLane(scope, PREFERENCE_LANE)) {
