@@ -42,6 +42,8 @@ export interface RetrievalConfig {
   memoryTopicFocus: boolean;
   /** The topic's words join the message's search only when they single out a few of the memories found (as the boost). */
   memoryTopicSearch: boolean;
+  /** The chat's first user message joins the dialogue views at the weight of the latest earlier turn (it names the subject). */
+  memoryOpener: boolean;
 
   // ── constants ─────────────────────────────────────────────────────────────────
   /** Full-text candidates ranked by bm25 before fusion. */
@@ -99,6 +101,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   memoryEmotion: true,
   memoryTopicFocus: true,
   memoryTopicSearch: true,
+  memoryOpener: true,
   candidates: 100,
   neighbourWeight: 0.5,
   answerWeight: 1,
@@ -135,7 +138,7 @@ export const RECALL_TECHNIQUES = [
   'stemSteps',
 ] as const satisfies readonly (keyof RetrievalConfig)[];
 /** … and memory retrieval (memory.retrieve). */
-export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus', 'memoryTopicSearch'] as const satisfies readonly (keyof RetrievalConfig)[];
+export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus', 'memoryTopicSearch', 'memoryOpener'] as const satisfies readonly (keyof RetrievalConfig)[];
 
 export const RETRIEVAL_TECHNIQUES = [...RECALL_TECHNIQUES, ...MEMORY_TECHNIQUES] as const;
 

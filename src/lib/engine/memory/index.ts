@@ -18,6 +18,9 @@ import { createRetrievalService } from './retrieval-service';
 import { createMemorySearch } from './search-service';
 import { createMemoryUndo } from './undo';
 
+/** Turns searched for a chat's first user message (it may open with the assistant's greeting). */
+const OPENING_TURNS = 4;
+
 /**
  * Long-term memory (issue 4), wired once per open database:
  *
@@ -67,6 +70,8 @@ export function createMemoryServices(deps: {
           .reverse()
           .slice(0, limit)
           .map((m) => m.content),
+      // A chat may open with the assistant's greeting: the first user message among its first turns.
+      openingUserText: (sessionId) => deps.messages.turns(sessionId, 1, OPENING_TURNS).find((m) => m.role === 'user')?.content ?? null,
       clock: env.clock,
       log,
       config: () => retrievalConfig(env.retrieval),

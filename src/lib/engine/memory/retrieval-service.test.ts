@@ -8,6 +8,31 @@ async function remember(t: TestEngine, content: string, tags: string[] = []): Pr
 
 const retrieve = async (t: TestEngine, query: string, sessionId?: string) => expectOk(await t.engine.call('memory.retrieve', { query, topN: 3, sessionId }));
 
+/** A chat of these messages, 30 s apart; its id. */
+async function chat(t: TestEngine, messages: readonly (readonly ['user' | 'assistant', string])[]): Promise<string> {
+  const { id: sessionId } = expectOk(await t.engine.call('session.create', {}));
+  for (const [role, content] of messages) {
+    t.clock.advance(30_000);
+    expectOk(await t.engine.call('message.append', { sessionId, role, content }));
+  }
+  return sessionId;
+}
+
+/** Two memories, one about the basketball game a chat talks about; the game's id. */
+async function basketball(t: TestEngine): Promise<string> {
+  const game = await remember(t, 'Bart won the basketball final with his team');
+  await remember(t, 'Bart visited the aquarium');
+  return game;
+}
+
+/** Whether the game was retrieved for "Guess!" — through the chat's earlier turns, as it holds none of the words. */
+async function foundThroughDialogue(t: TestEngine, game: string, sessionId: string): Promise<boolean> {
+  const res = await retrieve(t, 'Guess!', sessionId);
+  const item = res.items.find((i) => i.memory.id === game);
+  if (item) expect(item.score.keywordParts?.dialogue).toBeGreaterThan(0);
+  return item !== undefined;
+}
+
 describe('memory.retrieve (issue 8 retrieval)', () => {
   it('scores a memory that shares more of the Chinese wording higher when character pairs count', async () => {
     const keyword = async (memoryGrams: boolean) => {
@@ -25,21 +50,13 @@ describe('memory.retrieve (issue 8 retrieval)', () => {
     [false, false],
   ])('weighs the user’s earlier turns of the conversation (dialogue: %s)', async (memoryDialogue, found) => {
     const t = await createTestEngine({ retrieval: { memoryDialogue } });
-    const game = await remember(t, 'Bart won the basketball final with his team');
-    await remember(t, 'Bart visited the aquarium');
-    const { id: sessionId } = expectOk(await t.engine.call('session.create', {}));
-    for (const [role, content] of [
+    const game = await basketball(t);
+    const sessionId = await chat(t, [
       ['user', 'We played basketball after school today!'],
       ['assistant', 'That sounds fun, who won?'],
       ['user', 'Guess!'],
-    ] as const) {
-      t.clock.advance(30_000);
-      expectOk(await t.engine.call('message.append', { sessionId, role, content }));
-    }
-    const res = await retrieve(t, 'Guess!', sessionId);
-    const item = res.items.find((i) => i.memory.id === game);
-    expect(item !== undefined).toBe(found);
-    if (item) expect(item.score.keywordParts?.dialogue).toBeGreaterThan(0);
+    ]);
+    expect(await foundThroughDialogue(t, game, sessionId)).toBe(found);
   });
 
   it('keeps seed 001’s score and says which view the keyword match came from', async () => {
@@ -61,17 +78,25 @@ describe('memory.retrieve (issue 8 retrieval)', () => {
     const kite = await remember(t, 'Bart flew a kite in the park');
     const dinosaurs: string[] = [];
     for (const content of ['Bart read a dinosaur book', 'Bart got a dinosaur toy', 'Bart saw a dinosaur film', 'Bart drew a dinosaur']) dinosaurs.push(await remember(t, content));
-    const { id: sessionId } = expectOk(await t.engine.call('session.create', {}));
-    for (const content of ['I love dinosaur books', 'Dinosaur toys are the best', 'I found my kite today!']) {
-      t.clock.advance(30_000);
-      expectOk(await t.engine.call('message.append', { sessionId, role: 'user', content }));
-    }
+    const sessionId = await chat(t, ['I love dinosaur books', 'Dinosaur toys are the best', 'I found my kite today!'].map((c) => ['user', c] as const));
     const res = await retrieve(t, 'I found my kite today!', sessionId);
     expect(res.topicKeywords.map((k) => k.toLowerCase())).toContain('dinosaur');
     expect(res.items[0]?.memory.id).toBe(kite);
     // "dinosaur" is in four of the five memories: it says nothing about which one the message is about.
     const dino = res.items.find((i) => dinosaurs.includes(i.memory.id));
     expect((dino?.score.keywordParts?.message ?? 0) > 0).toBe(searched);
+  });
+
+  it.each([
+    [true, true],
+    [false, false],
+  ])('weighs the chat’s first user message however long ago it was (opener: %s)', async (memoryOpener, found) => {
+    const t = await createTestEngine({ retrieval: { memoryOpener } });
+    const game = await basketball(t);
+    // Eight user turns between the opener and the message: beyond the dialogue views' six.
+    const user = ['We played basketball after school today!', ...Array.from({ length: 8 }, (_, i) => `Hmm, guess number ${i + 1}?`), 'Guess!'];
+    const sessionId = await chat(t, user.flatMap((c) => [['user', c] as const, ['assistant', 'Tell me more!'] as const]));
+    expect(await foundThroughDialogue(t, game, sessionId)).toBe(found);
   });
 });
 

@@ -69,6 +69,8 @@ export function createRetrievalService(deps: {
   workingMemory: Pick<WorkingMemoryRegistry, 'peek'>;
   /** The conversation's user messages, newest first (for the dialogue view). */
   recentUserTexts?: (sessionId: string, limit: number) => string[];
+  /** The conversation's first user message (for memoryOpener), null when it has none. */
+  openingUserText?: (sessionId: string) => string | null;
   clock: Clock;
   log: Logger;
   /** The retrieval config (EngineEnv.retrieval with defaults), read per call. */
@@ -106,7 +108,13 @@ export function createRetrievalService(deps: {
     const parts: KeywordPart[] = [{ view: 'message', weight: 1, scores: view(input.query, searchTopic ? input.terms : input.keywords, scope, cfg, memories) }];
     if (cfg.memoryDialogue && input.sessionId && deps.recentUserTexts) {
       const earlier = deps.recentUserTexts(input.sessionId, DIALOGUE_TURNS + 1).filter((t) => t.trim() !== input.query.trim()).slice(0, DIALOGUE_TURNS);
-      earlier.forEach((text, i) => parts.push({ view: 'dialogue', weight: dialogueWeight(i + 1), scores: view(text, [], scope, cfg, memories) }));
+      // memoryOpener: the chat's first user turn says what it is about, however long ago it was (openerWeight).
+      const opener = cfg.memoryOpener ? deps.openingUserText?.(input.sessionId) : undefined;
+      const openerWeight = (text: string, weight: number) => (opener != null && text === opener ? Math.max(weight, dialogueWeight(1)) : weight);
+      earlier.forEach((text, i) => parts.push({ view: 'dialogue', weight: openerWeight(text, dialogueWeight(i + 1)), scores: view(text, [], scope, cfg, memories) }));
+      if (opener != null && opener.trim() !== input.query.trim() && !earlier.includes(opener)) {
+        parts.push({ view: 'dialogue', weight: dialogueWeight(1), scores: view(opener, [], scope, cfg, memories) });
+      }
     }
     if (!searchTopic) {
       // Held by at most topicShare of what the conversation found (score-topic.ts): such a word says what it is about.
