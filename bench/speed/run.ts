@@ -77,7 +77,8 @@ async function main(): Promise<void> {
       const from = size - ui;
       log(`── ${size.toLocaleString('en')} turns: ${from} prefilled natively, ${ui} through the UI path`);
       await native.fillTo(from);
-      const open = native.openSession();
+      // The browser starts from the prefill: with none (every turn through the UI) no native session continues there.
+      const open = from > 0 ? native.openSession() : null;
       let prefillUrl: string | null = null;
       if (from > 0) {
         const file = `prefill-${size}.sqlite3`;
