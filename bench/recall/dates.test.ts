@@ -3,8 +3,8 @@ import { parseIsoDay, parseLocomoDate, parseLongMemEvalDate } from './dates';
 
 describe('data set dates', () => {
   it.each<[string, string]>([
-    ['1:56 pm on 8 May, 2023', '2023-05-08T13:56:00.000Z'],
-    ['12:09 am on 13 September, 2023', '2023-09-13T00:09:00.000Z'],
+    ['4:20 pm on 3 March, 2022', '2022-03-03T16:20:00.000Z'],
+    ['12:15 am on 21 October, 2021', '2021-10-21T00:15:00.000Z'],
     ['12:30 pm on 1 Jan, 2024', '2024-01-01T12:30:00.000Z'],
   ])('LoCoMo %s', (text, iso) => {
     expect(new Date(parseLocomoDate(text)).toISOString()).toBe(iso);

@@ -1,7 +1,7 @@
 /** Dates as the data sets write them, read as UTC (the data carry no time zone). */
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
-/** LoCoMo: "1:56 pm on 8 May, 2023". */
+/** LoCoMo: "4:20 pm on 3 March, 2022". */
 export function parseLocomoDate(text: string): number {
   const m = /^(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})$/i.exec(text.trim());
   const month = m ? MONTHS.indexOf((m[5] ?? '').slice(0, 3).toLowerCase()) : -1;

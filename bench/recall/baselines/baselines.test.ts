@@ -4,18 +4,18 @@ import { BASELINES, fusedSearch, type BaselineIndex } from './index';
 const EN = [
   { id: 'paint', text: 'I painted a sunrise over the lake last weekend.' },
   { id: 'kids', text: 'The kids and I went camping in the mountains.' },
-  { id: 'group', text: 'I went to an LGBTQ support group yesterday and it was powerful.' },
+  { id: 'group', text: 'I went to a chess club meetup yesterday and it was great.' },
 ];
 const ZH = [
-  { id: '1', text: 'Bart在圣诞节晚会上跳舞，感觉非常开心。' },
-  { id: '2', text: 'Bart在新开的冰淇淋店尝试了芒果口味的冰淇淋。' },
-  { id: '3', text: 'Bart和爸爸一起看了电影《星际穿越》。' },
+  { id: '1', text: 'Kiki在学校晚会上唱歌，感觉非常开心。' },
+  { id: '2', text: 'Kiki在新开的冰淇淋店尝试了芒果口味的冰淇淋。' },
+  { id: '3', text: 'Kiki和爸爸一起看了电影《星际穿越》。' },
 ];
 
 describe.each(BASELINES.map((b) => [b.name, b] as const))('%s', (_name, baseline) => {
   it('puts the unit that shares the question’s words first (English)', async () => {
     const index = await baseline.build(EN, 'en');
-    const hits = await index.search('When did she go to the support group?', 10);
+    const hits = await index.search('When did she go to the chess club?', 10);
     expect(hits[0]?.id).toBe('group');
     expect(hits.every((h, i) => i === 0 || (hits[i - 1]?.score ?? 0) >= h.score)).toBe(true);
     index.close();

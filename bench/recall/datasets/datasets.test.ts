@@ -50,7 +50,7 @@ describe('LongMemEval gold (README: answer_ sessions with a has_answer user turn
 
 describe('MADial', () => {
   it('parses speaker lines and drops the dialogue markers', () => {
-    expect(parseLine('<Bart>:"嘿，你知道吗？"\n')).toEqual({ speaker: 'Bart', text: '嘿，你知道吗？' });
+    expect(parseLine('<Kiki>:"嗨，你猜怎么着？"\n')).toEqual({ speaker: 'Kiki', text: '嗨，你猜怎么着？' });
     expect(parseLine(' <Assistant>:"好的！"')).toEqual({ speaker: 'Assistant', text: '好的！' });
     expect(parseLine('<BOD>\n')).toBeNull();
     expect(parseLine('<EOD>\n')).toBeNull();

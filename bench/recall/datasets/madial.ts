@@ -43,7 +43,7 @@ export function readJsonl<T>(path: string): T[] {
     .map((l) => JSON.parse(l) as T);
 }
 
-/** `<Bart>:"…"` → speaker and text (quotes and the trailing newline stripped). */
+/** `<Kiki>:"…"` → speaker and text (quotes and the trailing newline stripped). */
 export function parseLine(line: string): { speaker: string; text: string } | null {
   const m = /^\s*<([^>]+)>\s*:?\s*([\s\S]*)$/.exec(line);
   if (!m) return null;

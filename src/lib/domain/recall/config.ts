@@ -28,7 +28,7 @@ export interface RetrievalConfig {
   verbForms: boolean;
   /** A question that counts, totals, compares or chooses gets hits from several conversations (spread.ts). */
   conversationSpread: boolean;
-  /** Coverage compares words by porter's plural and -ing/-ed steps in order, as the index does (weddings = wedding, running = run). */
+  /** Coverage compares words by porter's plural and -ing/-ed steps in order, as the index does (cuttings = cutting, running = run). */
   stemSteps: boolean;
 
   // ── memory retrieval (memory.retrieve) ─────────────────────────────────────────

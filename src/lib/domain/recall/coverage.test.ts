@@ -8,7 +8,7 @@ describe('lightStem', () => {
     ['stories', 'story'],
     ['paintings', 'painting'],
     ['cats', 'cats'], // short words stay as they are
-    ['Caroline’s', 'carolin'],
+    ['Josephine’s', 'josephin'],
     ['缓存', '缓存'],
   ])('%s → %s', (word, want) => {
     expect(lightStem(word)).toBe(want);
@@ -17,12 +17,12 @@ describe('lightStem', () => {
 
 describe('termCoverage', () => {
   const terms = [
-    { keyword: 'adoption', weight: 3 },
+    { keyword: 'travel', weight: 3 },
     { keyword: 'agencies', weight: 1 },
   ];
   it.each([
-    ['I have been researching adoption agencies.', 1],
-    ['The adoption process is long.', 0.75],
+    ['I have been researching travel agencies.', 1],
+    ['The travel plan is long.', 0.75],
     ['Agency fees are high.', 0.25], // agencies and agency meet
     ['Nothing related here.', 0],
   ])('%s → %s', (text, want) => {
@@ -50,9 +50,9 @@ describe('coverageMatcher', () => {
 
 describe('coverageMatcher with other forms', () => {
   it.each([
-    ['I felt tiny and in awe.', 1],
+    ['I felt so small and calm.', 1],
     ['How do you feel about it?', 1],
-    ['The meteor shower was amazing.', 0],
+    ['The lantern festival was amazing.', 0],
   ])('"feel" with its form "felt" in %s → %s', (text, want) => {
     expect(coverageMatcher([{ keyword: 'feel', weight: 1, forms: ['felt'] }])(text)).toBe(want);
   });
@@ -60,8 +60,8 @@ describe('coverageMatcher with other forms', () => {
 
 describe('stepStem (porter steps 1a and 1b in order)', () => {
   it.each([
-    ['weddings', 'wed'],
-    ['wedding', 'wed'],
+    ['cuttings', 'cut'],
+    ['cutting', 'cut'],
     ['running', 'run'],
     ['stopped', 'stop'],
     ['classes', 'class'],
@@ -83,16 +83,16 @@ describe('stepStem (porter steps 1a and 1b in order)', () => {
   });
 
   it('makes a plural and its -ing singular one stem, where lightStem strips one suffix only', () => {
-    expect(lightStem('weddings')).not.toBe(lightStem('wedding'));
-    expect(stepStem('weddings')).toBe(stepStem('wedding'));
+    expect(lightStem('cuttings')).not.toBe(lightStem('cutting'));
+    expect(stepStem('cuttings')).toBe(stepStem('cutting'));
   });
 });
 
 describe('coverageMatcher with stemSteps', () => {
-  const terms = [{ keyword: 'weddings', weight: 1 }];
+  const terms = [{ keyword: 'cuttings', weight: 1 }];
   it.each([
-    ["I went to my cousin's wedding in August.", true, 1],
-    ["I went to my cousin's wedding in August.", false, 0],
+    ["I took a cutting from my neighbour's fig tree.", true, 1],
+    ["I took a cutting from my neighbour's fig tree.", false, 0],
     ['We were running late.', true, 0],
   ])('%s (stemSteps %s) → %s', (text, stemSteps, want) => {
     expect(coverageMatcher(terms, { stemSteps })(text)).toBe(want);

@@ -28,8 +28,8 @@ export function lightStem(word: string): string {
 /**
  * lightStem with porter's first two steps in their order (issue 8, round 3; `stemSteps`), as the index's porter
  * stemmer treats the words bm25 matched: the plural or third-person -s first, then -ing / -ed with a doubled
- * consonant undone, so weddings = wedding = wed(ding), running = run, stopped = stop, classes = class, studied =
- * study. lightStem strips one suffix only: weddings → wedding but wedding → wedd, class → clas but classes → class.
+ * consonant undone, so cuttings = cutting = cut(ting), running = run, stopped = stop, classes = class, studied =
+ * study. lightStem strips one suffix only: cuttings → cutting but cutting → cutt, class → clas but classes → class.
  */
 export function stepStem(word: string): string {
   let w = word.toLowerCase().replace(/['’]s$/u, '');

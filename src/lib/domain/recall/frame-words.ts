@@ -1,10 +1,10 @@
 /**
  * Words that frame a request rather than name its topic (issue 8, round 2): "Can you *recommend* some *ideas*…",
- * "I was *thinking* of *trying* a new coffee creamer recipe", "What am I *currently* working on?". They are searched
+ * "I was *thinking* of *trying* a new sourdough recipe", "What am I *currently* working on?". They are searched
  * (a turn that uses them may still be the one), but at `frameWeight` of a topic word: otherwise a turn that repeats
- * the frame ("I'm thinking of trying new coffee flavors, any recommendations?") outranks the one that holds the
- * topic ("I've started making my own creamer"). Dropping them as stop words cost recall where such a word is the
- * topic ("What advice does Gina give Jon?"), so they keep half a topic word's weight.
+ * the frame ("I'm thinking of trying new bread flavours, any recommendations?") outranks the one that holds the
+ * topic ("I've started baking my own sourdough"). Dropping them as stop words cost recall where such a word is the
+ * topic ("What advice does Vera give Ned?"), so they keep half a topic word's weight.
  *
  * Three closed classes, matched as written (no stemming: "interests" is a topic, "interested" a frame):
  *   asking for help        advice, tips, suggest(ion), recommend(ation), ideas, help, options …  建议 推荐 意见 …

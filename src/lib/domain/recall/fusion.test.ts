@@ -14,7 +14,7 @@ describe('withNeighbours', () => {
   const link = (prev: number | null, next: number | null, prevWeight = 0.5, nextWeight = 0.5): Neighbours<number> => ({ prev, next, prevWeight, nextWeight });
 
   it('lets a reply right after a matching question score as high as the question', () => {
-    // 1: "What got you into running?" (matches), 2: the answer (no shared words), 3: unrelated
+    // 1: "What got you into sailing?" (matches), 2: the answer (no shared words), 3: unrelated
     const own = new Map([[1, 1]]);
     const links = new Map([[1, link(null, 2)], [2, link(1, 3, 1, 0.5)], [3, link(2, null)]]);
     const out = withNeighbours(own, links);

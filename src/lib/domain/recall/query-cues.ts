@@ -4,7 +4,7 @@
  *   "what did I say about …", "我的猫叫什么"        → role cue 'user'      (facts about me are in my turns)
  *   "what did you recommend …", "你上次推荐的…"      → role cue 'assistant' (what you said is in your turns)
  *   "what am I currently …", "最近", "latest"        → recency cue          (newer beats older)
- *   "What did Caroline research?"                    → name candidates      (resolved to a speaker in the engine)
+ *   "What did Priya study?"                          → name candidates      (resolved to a speaker in the engine)
  *   "What did I plant two weeks ago?"                → "two" is time, not topic (withoutTimeWords)
  *
  * Pure functions of the text; the engine decides what a cue does.
@@ -49,7 +49,7 @@ const NOT_NAMES = new Set([
 ]);
 
 /**
- * Capitalised words of three or more letters that may name a person ("Caroline", "Mel"), possessive stripped. Sentence-initial words count
+ * Capitalised words of three or more letters that may name a person ("Priya", "Bea"), possessive stripped. Sentence-initial words count
  * too (a question rarely starts with a content word in lower case), unless they are stop words. The engine keeps
  * only those it can resolve to a participant (see `addressedNames`).
  */

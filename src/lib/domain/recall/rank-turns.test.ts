@@ -43,7 +43,7 @@ const order = (ranked: ReturnType<typeof rankTurns>) => [...ranked].sort((a, b) 
 
 describe('rankTurns', () => {
   it('finds the reply to a matching question, though it shares no word with the query', () => {
-    // 5 asks "What got you into running?"; 6 answers it; 1 mentions running in passing.
+    // 5 asks "What got you into sailing?"; 6 answers it; 1 mentions sailing in passing.
     const ranked = rankTurns(input({ facts: conversation(8, { questions: [5] }), ftsRanks: new Map([[5, -2], [1, -1.8]]) }));
     const reply = ranked.find((r) => r.id === 6);
     expect(reply?.signals.lane).toBe('neighbour');
@@ -54,7 +54,7 @@ describe('rankTurns', () => {
     { contextWindow: true, borrows: true },
     { contextWindow: false, borrows: false },
   ])('with contextWindow $contextWindow, a turn two places from a match borrows from it: $borrows', ({ contextWindow, borrows }) => {
-    // 3 matches; 5 is the same person's next turn on the topic ("It was one of those moments where I felt tiny").
+    // 3 matches; 5 is the same person's next turn on the topic ("It was one of those evenings where I felt so small").
     const config = { ...DEFAULT_RETRIEVAL_CONFIG, contextWindow, sessionContext: false };
     const ranked = rankTurns(input({ facts: conversation(8), ftsRanks: new Map([[3, -2]]), config }));
     const two = ranked.find((r) => r.id === 5);
@@ -134,8 +134,8 @@ describe('refineHead', () => {
     const refined = refineHead({
       head,
       facts,
-      texts: new Map([[1, 'I have had Luna for about 6 months.'], [3, 'Luna loves her toys.']]),
-      terms: [{ keyword: 'Luna', weight: 1 }, { keyword: 'had', weight: 1 }],
+      texts: new Map([[1, 'I have had Miso for about 8 months.'], [3, 'Miso loves her toys.']]),
+      terms: [{ keyword: 'Miso', weight: 1 }, { keyword: 'had', weight: 1 }],
       answerType: 'duration',
       config: DEFAULT_RETRIEVAL_CONFIG,
     });
@@ -147,14 +147,14 @@ describe('refineHead', () => {
   });
 
   it.each([
-    { text: 'I have had Luna for about 6 months now.', statement: 1 },
-    { text: 'Can you suggest toys for my Luna? She has had a cold for months.', statement: 0 },
-    { text: 'Luna has had fleas. I bought a new collar.', statement: 0 },
-    { text: 'Luna is great. My sister has had her since May.', statement: 0.5 },
+    { text: 'I have had Miso for about 8 months now.', statement: 1 },
+    { text: 'Can you suggest toys for my Miso? She has had a cold for months.', statement: 0 },
+    { text: 'Miso has had fleas. I bought a new collar.', statement: 0 },
+    { text: 'Miso is great. My sister has had her since May.', statement: 0.5 },
   ])('counts the question’s words the writer states in the first person: "$text" → $statement', ({ text, statement }) => {
     const facts = conversation(2);
     const head = rankTurns(input({ facts, ftsRanks: new Map([[1, -1]]) }));
-    const terms = [{ keyword: 'Luna', weight: 1 }, { keyword: 'had', weight: 1 }];
+    const terms = [{ keyword: 'Miso', weight: 1 }, { keyword: 'had', weight: 1 }];
     const refine = (statements: boolean) => refineHead({ head, facts, texts: new Map([[1, text]]), terms, answerType: null, config: { ...DEFAULT_RETRIEVAL_CONFIG, statements } });
     const on = refine(true).get(1)!;
     expect(on.statement).toBeCloseTo(statement, 10);

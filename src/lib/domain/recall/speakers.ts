@@ -1,7 +1,7 @@
 /**
  * Who wrote a turn, by name (issue 8 "speaker names"). The app stores two roles, not names, yet people address each
- * other: "Thanks, Caroline!" is written *to* Caroline, so in that conversation Caroline is the other role. A
- * question that names a participant ("What did Caroline research?") is then about that role's turns in the
+ * other: "Thanks, Priya!" is written *to* Priya, so in that conversation Priya is the other role. A
+ * question that names a participant ("What did Priya study?") is then about that role's turns in the
  * conversations where the name is used that way. Nothing is stored: the engine reads the few turns that contain
  * the name at question time and tallies how they use it.
  */
@@ -17,7 +17,7 @@ function vocativePattern(name: string): RegExp {
     const n = escapeRe(name);
     const latin = /^[\p{Script=Latin}'’-]+$/u.test(name);
     const body = latin
-      ? // "Hey Mel!", "Thanks, Caroline!", "…, Jon." "Gina, …" — the name as a form of address.
+      ? // "Hey Bea!", "Thanks, Priya!", "…, Ned." "Vera, …" — the name as a form of address.
         `\\b${GREETING}[,!.]?\\s+${n}\\b|[,;]\\s*${n}\\s*(?:[!?.,;:)]|$)|^\\s*${n}\\s*[,!]`
       : // "小明，…" "…，妈妈！" — the name at the start, or closing a clause.
         `^\\s*${n}\\s*[，,!！]|[，,]\\s*${n}\\s*[!！?？。.]`;
@@ -32,8 +32,8 @@ const SELF_EN = (n: string) => new RegExp(`\\b(?:i'm|i am|my name is|my name's|c
 const SELF_ZH = (n: string) => new RegExp(`我(?:是|叫)\\s*${escapeRe(n)}`, 'u');
 
 /**
- * How a turn uses a name: 'addresses' (the writer speaks to that person: "Thanks, Caroline!"), 'self' (the writer
- * is that person: "I'm Caroline", "我叫小明"), or null (a mention that says nothing about who is who).
+ * How a turn uses a name: 'addresses' (the writer speaks to that person: "Thanks, Priya!"), 'self' (the writer
+ * is that person: "I'm Priya", "我叫小明"), or null (a mention that says nothing about who is who).
  */
 export function nameUse(text: string, name: string): 'addresses' | 'self' | null {
   const t = text.normalize('NFKC').replace(/’/gu, "'");

@@ -6,14 +6,14 @@ import { QUIET_SIGNALS } from './testing';
 
 describe('gathers', () => {
   it.each([
-    ['How many weddings have I attended in this year?', true],
-    ['What is the total number of online courses I have completed?', true],
-    ['Which event did I participate in first, the volleyball league or the charity run?', true],
-    ['Did I get a higher discount from HelloFresh, compared to UberEats?', true],
+    ['How many concerts have I been to this year?', true],
+    ['What is the total number of marathons I have run?', true],
+    ['Which did I start first, the pottery class or the choir?', true],
+    ['Did I pay less at the bakery, compared to the café?', true],
     ['我一共去过几次上海？', true],
     ['咖啡和茶我更喜欢哪个，还是都喜欢？', true],
-    ['How long have I had my cat, Luna?', false],
-    ['What did Caroline research?', false],
+    ['How long have I had my dog, Miso?', false],
+    ['What did Priya study?', false],
     ['我的猫叫什么名字？', false],
   ])('%s → %s', (question, want) => {
     expect(gathers(question)).toBe(want);
@@ -28,7 +28,7 @@ describe('spreadAcrossConversations', () => {
     matchedSymbols: [],
     ftsRank: null,
   });
-  // Turns 1–4 are one conversation about weddings, 5 and 6 two others that each hold one wedding.
+  // Turns 1–4 are one conversation about concerts, 5 and 6 two others that each hold one concert.
   const conversation = (id: number) => (id <= 4 ? 'planning' : `other-${id}`);
   const ranked = [turn(1, 1), turn(2, 0.95), turn(3, 0.9), turn(4, 0.85), turn(5, 0.6), turn(6, 0.5)];
 

@@ -1,8 +1,8 @@
 /**
- * Questions that gather (issue 8, round 2): "How many weddings have I attended this year?", "What is the total
- * number of courses I've completed?", "Which did I do first, the volleyball league or the 5K run?" — the answer is
+ * Questions that gather (issue 8, round 2): "How many concerts have I been to this year?", "What is the total
+ * number of marathons I have run?", "Which did I start first, the pottery class or the choir?" — the answer is
  * put together from several conversations, one fact in each. A conversation that matches well (the one about
- * wedding planning) otherwise fills a list of five with its own turns, and the others never show. For such a
+ * concert tickets) otherwise fills a list of five with its own turns, and the others never show. For such a
  * question a conversation's first `spreadFree` hits count fully and every later one `spreadFactor` more times on its
  * context term (maximal marginal relevance with the conversation as the unit of redundancy). Other questions keep
  * their ranking: their evidence is often several turns of one stretch of conversation (docs/design/06-retrieval.md).

@@ -1,8 +1,8 @@
 /**
- * A turn's statements about its writer (issue 8, round 2): "I've had Luna for about 6 months", "my road bike has
+ * A turn's statements about its writer (issue 8, round 2): "I've had Miso for about 8 months", "my road bike has
  * been running great since …" — first-person sentences that are not questions. A question about a person is best
  * answered where that person says something about themselves in the question's words; a long reply that uses the
- * same words in passing, or the person's own request ("Can you recommend toys for my Luna?"), is weaker evidence.
+ * same words in passing, or the person's own request ("Can you recommend toys for my Miso?"), is weaker evidence.
  *
  * `statementText` keeps those sentences of a turn (the second stage measures how much of the question they cover).
  * A cheap split (sentence ends . ! ? 。！？ and line breaks): this runs on every turn of the head.

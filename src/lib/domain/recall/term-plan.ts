@@ -41,7 +41,7 @@ export function rareCap(config: Pick<RetrievalConfig, 'rankBudget'>): number {
  * Above this many matches a term is pruned while others remain: pruneShare of all turns, capped at four rank
  * budgets (such a term's posting list costs about a millisecond at 100,000 turns), never below the rare cap —
  * pruning is a cost control, and bm25's IDF already weighs a common word down (pruning by share alone in a
- * 600-turn history dropped "dance" from "What is Gina's favourite style of dance?").
+ * 600-turn history dropped "music" from "What is Vera's favourite style of music?").
  */
 export function pruneThreshold(totalTurns: number, config: PlanConfig): number {
   return Math.max(rareCap(config), Math.min(Math.ceil(config.pruneShare * totalTurns), 4 * config.rankBudget));

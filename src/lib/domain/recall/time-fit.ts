@@ -8,7 +8,7 @@
  *   time-awareness switched off                              → decay from now (002 as written)  basis 'age'
  *
  * Why not always decay from now: with weight 0.3 against context similarity's 0.3, a wall-clock decay lets the
- * newest turns win whenever the question names no symbol — "What did Caroline research?" is as much about May as
+ * newest turns win whenever the question names no symbol — "What did Priya study?" is as much about May as
  * about December. A timeless question therefore gives every turn the same recency, and ties go to the newer turn.
  * A "currently" question still needs the turns on its topic first: newness only orders them (recentFloor; a plain
  * 30-day decay put unrelated newer turns above the older statement of the same fact, docs/design/06-retrieval.md).

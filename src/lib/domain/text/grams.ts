@@ -1,6 +1,6 @@
 /**
  * Overlapping character pairs of CJK text (issue 8, MADial): a word segmenter splits 跳舞 and 舞蹈 into different
- * words, and a memory "在圣诞节晚会上跳舞" shares no word with "晚会我要表演", yet both hold 晚会. Pairs of
+ * words, and a memory "在学校晚会上唱歌" shares no word with "晚会我要上台", yet both hold 晚会. Pairs of
  * adjacent characters meet wherever the wording overlaps, the way FTS baselines index Chinese (bigrams).
  *
  * Only CJK runs produce pairs; Latin text is left to the word index. A one-character run is kept whole.

@@ -83,7 +83,7 @@ function candidates(tokens: readonly ScannedToken[]): string[] {
       continue;
     }
     flush();
-    // Caroline's → Caroline: as a phrase "caroline s" the possessive would miss every plain "Caroline".
+    // Priya's → Priya: as a phrase "priya s" the possessive would miss every plain "Priya".
     out.push(t.cjk ? t.text : t.text.replace(POSSESSIVE, ''));
   }
   flush();

@@ -51,8 +51,8 @@ const EN: Case[] = [
   ['last Christmas', 'last Christmas', '2023-12-25', '2023-12-26'],
   ['Christmas 2022', 'Christmas 2022', '2022-12-25', '2022-12-26'],
   ['Thanksgiving', 'Thanksgiving', '2023-11-23', '2023-11-24'],
-  ['the week before 9 June 2023', 'the week before 9 June 2023', '2023-06-02', '2023-06-09'],
-  ['the Sunday before 25 May 2023', 'the Sunday before 25 May 2023', '2023-05-21', '2023-05-22'],
+  ['the week before 14 July 2022', 'the week before 14 July 2022', '2022-07-07', '2022-07-14'],
+  ['the Sunday before 17 March 2022', 'the Sunday before 17 March 2022', '2022-03-13', '2022-03-14'],
 ];
 
 const ZH: Case[] = [

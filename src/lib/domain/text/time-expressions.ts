@@ -70,7 +70,7 @@ function withDayPart(text: string, c: Candidate, next: Candidate | undefined): C
   return { ...c, ...dayPart(c, hours[0], hours[1]), dayLike: false, length: c.length + m[0].length };
 }
 
-/** "the week before 9 June 2023" (LoCoMo's phrasing): a span anchored on the date that follows. */
+/** "the week before 14 July 2022" (LoCoMo's phrasing): a span anchored on the date that follows. */
 function withAnchor(text: string, c: Candidate, cal: Calendar): Candidate {
   if (!c.dayLike) return c;
   const m = ANCHORED.exec(text.slice(Math.max(0, c.index - 40), c.index));
@@ -108,6 +108,6 @@ export function resolveTimeExpressions(text: string, opts: { now: number; tzOffs
   const cal = calendarAt(opts.now, tz);
   const chosen = nonOverlapping(candidates(text, cal), text.length);
   const extended = chosen.map((c, i) => withAnchor(text, withDayPart(text, c, chosen[i + 1]), cal));
-  // An anchored span swallows what it was built from ("the Sunday before 25 May" holds "Sunday").
+  // An anchored span swallows what it was built from ("the Sunday before 17 March" holds "Sunday").
   return nonOverlapping(extended, text.length).map((c) => ({ expression: text.slice(c.index, c.index + c.length), start: c.start, end: c.end }));
 }

@@ -20,8 +20,8 @@ async function chat(t: TestEngine, messages: readonly (readonly ['user' | 'assis
 
 /** Two memories, one about the basketball game a chat talks about; the game's id. */
 async function basketball(t: TestEngine): Promise<string> {
-  const game = await remember(t, 'Bart won the basketball final with his team');
-  await remember(t, 'Bart visited the aquarium');
+  const game = await remember(t, 'Kiki won the basketball final with his team');
+  await remember(t, 'Kiki visited the aquarium');
   return game;
 }
 
@@ -61,8 +61,8 @@ describe('memory.retrieve (issue 8 retrieval)', () => {
 
   it('keeps seed 001’s score and says which view the keyword match came from', async () => {
     const t = await createTestEngine();
-    await remember(t, 'Bart在圣诞节晚会上跳舞，感觉非常开心。', ['活动类', '开心']);
-    const res = await retrieve(t, '元旦晚会我要表演，好开心');
+    await remember(t, 'Kiki在学校晚会上唱歌，感觉非常开心。', ['活动类', '开心']);
+    const res = await retrieve(t, '周五的晚会我要上台，好开心');
     const top = res.items[0];
     expect(top?.score.terms.keyword).toBe(1);
     expect(top?.score.keywordParts?.message).toBeGreaterThan(0);
@@ -75,9 +75,9 @@ describe('memory.retrieve (issue 8 retrieval)', () => {
     [false, true],
   ])('searches the topic’s words with the message only when they single a few memories out (topic search: %s)', async (memoryTopicSearch, searched) => {
     const t = await createTestEngine({ retrieval: { memoryTopicSearch } });
-    const kite = await remember(t, 'Bart flew a kite in the park');
+    const kite = await remember(t, 'Kiki flew a kite in the park');
     const dinosaurs: string[] = [];
-    for (const content of ['Bart read a dinosaur book', 'Bart got a dinosaur toy', 'Bart saw a dinosaur film', 'Bart drew a dinosaur']) dinosaurs.push(await remember(t, content));
+    for (const content of ['Kiki read a dinosaur book', 'Kiki got a dinosaur toy', 'Kiki saw a dinosaur film', 'Kiki drew a dinosaur']) dinosaurs.push(await remember(t, content));
     const sessionId = await chat(t, ['I love dinosaur books', 'Dinosaur toys are the best', 'I found my kite today!'].map((c) => ['user', c] as const));
     const res = await retrieve(t, 'I found my kite today!', sessionId);
     expect(res.topicKeywords.map((k) => k.toLowerCase())).toContain('dinosaur');

@@ -34,13 +34,13 @@ describe('recall.search (issue 8 retrieval)', () => {
   it('learns who a name in the question is from how the two people address each other', async () => {
     const t = await engine();
     await chat(t, [
-      ['user', 'Hey Mel! I started painting sunsets this month.'],
-      ['assistant', 'Wow, Caroline, that is great! I paint lakes and mountains myself.'],
-      ['user', 'Thanks, Mel! Painting sunsets calms me down.'],
-      ['assistant', 'Nice, Caroline! Painting lakes helps me relax too.'],
+      ['user', 'Hey Bea! I started painting sunsets this month.'],
+      ['assistant', 'Wow, Priya, that is great! I paint lakes and mountains myself.'],
+      ['user', 'Thanks, Bea! Painting sunsets calms me down.'],
+      ['assistant', 'Nice, Priya! Painting lakes helps me relax too.'],
     ]);
-    const res = await ask(t, 'What does Mel paint?');
-    expect(res.query.speaker).toEqual({ kind: 'named', names: ['Mel'], role: null });
+    const res = await ask(t, 'What does Bea paint?');
+    expect(res.query.speaker).toEqual({ kind: 'named', names: ['Bea'], role: null });
     expect(res.results[0]?.role).toBe('assistant');
     expect(res.results[0]?.explain.signals.speaker).toBeGreaterThan(1);
   });

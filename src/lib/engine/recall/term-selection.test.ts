@@ -12,14 +12,14 @@ const index = {
 
 describe('selectTerms', () => {
   it('searches request-frame words in a lane of their own, at frameWeight, and weighs them so in coverage', () => {
-    const out = selectTerms(['thinking', 'coffee', 'creamer', 'recommendations'], { index, config: DEFAULT_RETRIEVAL_CONFIG });
+    const out = selectTerms(['thinking', 'bread', 'sourdough', 'recommendations'], { index, config: DEFAULT_RETRIEVAL_CONFIG });
     // Lanes in the order their weight first occurs among the keywords.
     expect(out.lanes).toEqual([
       { match: '"thinking" OR "recommendations"', from: 0, weight: DEFAULT_RETRIEVAL_CONFIG.frameWeight },
-      { match: '"coffee" OR "creamer"', from: 0, weight: 1 },
+      { match: '"bread" OR "sourdough"', from: 0, weight: 1 },
     ]);
     const weight = (k: string) => out.weighted.find((t) => t.keyword === k)?.weight ?? 0;
-    expect(weight('thinking') / weight('coffee')).toBeCloseTo(DEFAULT_RETRIEVAL_CONFIG.frameWeight, 10);
+    expect(weight('thinking') / weight('bread')).toBeCloseTo(DEFAULT_RETRIEVAL_CONFIG.frameWeight, 10);
   });
 
   it('searches every form of an irregular verb as one term', () => {
