@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dialogueWeight, emotionWords, fuseKeywordScores } from './keyword-fusion';
+import { dialogueWeight, emotionWords, fuseKeywordScores, STRENGTH_POWER, weighByStrength } from './keyword-fusion';
 
 describe('dialogueWeight', () => {
   it('weighs earlier turns less, all of them together less than the message itself', () => {
@@ -24,6 +24,26 @@ describe('fuseKeywordScores', () => {
 
   it('leaves out memories no view found', () => {
     expect(fuseKeywordScores([{ view: 'message', weight: 1, scores: new Map([['a', 0]]) }]).size).toBe(0);
+  });
+});
+
+describe('weighByStrength', () => {
+  const one = new Map([['a', 1]]);
+  it('scales each lexical view by the root of its best bm25 over the strongest view’s; the strongest keeps its weight', () => {
+    const [message, dialogue, mood] = weighByStrength([
+      { view: 'message', weight: 1, scores: one, best: 0.5 },
+      { view: 'dialogue', weight: 0.25, scores: one, best: 8 },
+      { view: 'emotion', weight: 0.25, scores: one },
+    ]);
+    expect(STRENGTH_POWER).toBe(0.5);
+    expect(message?.weight).toBeCloseTo(0.25, 10);
+    expect(dialogue?.weight).toBe(0.25);
+    expect(mood?.weight).toBe(0.25);
+  });
+
+  it('changes nothing when no view matched', () => {
+    const parts = [{ view: 'message' as const, weight: 1, scores: new Map<string, number>(), best: 0 }];
+    expect(weighByStrength(parts)).toEqual(parts);
   });
 });
 

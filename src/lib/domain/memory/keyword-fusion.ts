@@ -5,8 +5,9 @@
  *   the user's earlier turns, newest first  1/4, 1/9, …    the same, one search per turn
  *   the conversation's mood                 EMOTION_WEIGHT  a memory tagged with that feeling
  *
- * Each view's bm25 is scaled to its own best hit (normaliseBm25), the views are summed with their weights, and
- * the sum is scaled to the best memory, so the best match scores 1 — as a single bm25 did before.
+ * Each view's bm25 is scaled to its own best hit (normaliseBm25), each lexical view's weight by how strong that
+ * best hit is (weighByStrength), the views are summed with their weights, and the sum is scaled to the best
+ * memory, so the best match scores 1 — as a single bm25 did before.
  */
 import type { Emotion } from '../conversation/types';
 
@@ -17,6 +18,8 @@ export interface KeywordPart {
   weight: number;
   /** memory id → 0..1 within this view */
   scores: ReadonlyMap<string, number>;
+  /** The view's best raw bm25 relevance (−rank of its first hit), for weighByStrength; absent for the mood view. */
+  best?: number;
 }
 
 export interface FusedKeyword {
@@ -34,6 +37,23 @@ export const EMOTION_WEIGHT = 0.25;
  */
 export function dialogueWeight(n: number): number {
   return 1 / (n + 1) ** 2;
+}
+
+/** How much a weak view keeps (weighByStrength): its weight × (its best ÷ the strongest view's best)^STRENGTH_POWER. */
+export const STRENGTH_POWER = 0.5;
+
+/**
+ * memoryViewStrength (issue 8, round 4): each lexical view is scaled to its own best hit, so a turn that shares one
+ * common word with one memory ("我好期待！" and a memory that says 期待) hands that memory a full 1 — at the message's
+ * weight, more than the opener's 晚会 and 表演 together give the memories about the show. The view's best raw bm25 says
+ * how much the turn shares with any memory at all: a weight is multiplied by the square root of its best over the
+ * strongest view's best. The strongest view keeps its weight; the root keeps a weaker turn in play (a linear factor
+ * is round 3's "one bm25 scale across views", which lost). Views without a bm25 (the mood) are left as they are.
+ */
+export function weighByStrength(parts: readonly KeywordPart[]): KeywordPart[] {
+  const strongest = Math.max(0, ...parts.map((p) => p.best ?? 0));
+  if (!(strongest > 0)) return [...parts];
+  return parts.map((p) => (p.best === undefined ? p : { ...p, weight: p.weight * (Math.max(0, p.best) / strongest) ** STRENGTH_POWER }));
 }
 
 export function fuseKeywordScores(parts: readonly KeywordPart[]): Map<string, FusedKeyword> {

@@ -44,6 +44,8 @@ export interface RetrievalConfig {
   memoryTopicSearch: boolean;
   /** The chat's first user message joins the dialogue views at the weight of the latest earlier turn (it names the subject). */
   memoryOpener: boolean;
+  /** Each lexical view's weight × √(its best bm25 ÷ the strongest view's): a turn sharing one word with one memory no longer hands it a full share. */
+  memoryViewStrength: boolean;
 
   // ── constants ─────────────────────────────────────────────────────────────────
   /** Full-text candidates ranked by bm25 before fusion. */
@@ -102,6 +104,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   memoryTopicFocus: true,
   memoryTopicSearch: true,
   memoryOpener: true,
+  memoryViewStrength: true,
   candidates: 100,
   neighbourWeight: 0.5,
   answerWeight: 1,
@@ -138,7 +141,7 @@ export const RECALL_TECHNIQUES = [
   'stemSteps',
 ] as const satisfies readonly (keyof RetrievalConfig)[];
 /** … and memory retrieval (memory.retrieve). */
-export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus', 'memoryTopicSearch', 'memoryOpener'] as const satisfies readonly (keyof RetrievalConfig)[];
+export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus', 'memoryTopicSearch', 'memoryOpener', 'memoryViewStrength'] as const satisfies readonly (keyof RetrievalConfig)[];
 
 export const RETRIEVAL_TECHNIQUES = [...RECALL_TECHNIQUES, ...MEMORY_TECHNIQUES] as const;
 

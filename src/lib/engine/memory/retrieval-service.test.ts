@@ -98,5 +98,29 @@ describe('memory.retrieve (issue 8 retrieval)', () => {
     const sessionId = await chat(t, user.flatMap((c) => [['user', c] as const, ['assistant', 'Tell me more!'] as const]));
     expect(await foundThroughDialogue(t, game, sessionId)).toBe(found);
   });
+
+  it.each([
+    [true, 0.4],
+    [false, 0.25],
+  ])('weighs a turn by how much it shares with any memory (view strength: %s)', async (memoryViewStrength, atLeast) => {
+    const t = await createTestEngine({ retrieval: { memoryViewStrength } });
+    const concert = await remember(t, 'Kiki在学校音乐会上弹钢琴，大家都为他鼓掌。');
+    const trip = await remember(t, 'Kiki期待的春游因为下雨取消了。');
+    await remember(t, 'Kiki和奶奶一起包饺子。');
+    await remember(t, 'Kiki在公园里放风筝。');
+    const message = '我好期待那一天！';
+    const sessionId = await chat(t, [
+      ['user', '下周学校音乐会，我要上台弹钢琴！'],
+      ['assistant', '太棒了，你练了多久？'],
+      ['user', message],
+    ]);
+    const res = await retrieve(t, message, sessionId);
+    const keyword = (id: string) => res.items.find((i) => i.memory.id === id)?.score.terms.keyword ?? 0;
+    // The message shares one pair (期待) with one memory; the opener shares 音乐会 and 钢琴 with another.
+    expect(keyword(trip)).toBe(1);
+    expect(keyword(concert)).toBeGreaterThanOrEqual(atLeast);
+    if (memoryViewStrength) expect(keyword(concert)).toBeLessThan(1);
+    else expect(keyword(concert)).toBeCloseTo(0.25, 10);
+  });
 });
 

@@ -9,7 +9,7 @@ import {
 } from '../../domain/memory';
 import { detectEmotion } from '../../domain/conversation/emotion';
 import { focusedTopicKeywords } from '../../domain/memory/score-topic';
-import { dialogueWeight, EMOTION_WEIGHT, emotionWords, fuseKeywordScores, type KeywordPart } from '../../domain/memory/keyword-fusion';
+import { dialogueWeight, EMOTION_WEIGHT, emotionWords, fuseKeywordScores, weighByStrength, type KeywordPart } from '../../domain/memory/keyword-fusion';
 import { retrievalConfig, type RetrievalConfig } from '../../domain/recall/config';
 import { buildMatchQuery } from '../../domain/text/fts-query';
 import { gramsMatchQuery, queryBigrams } from '../../domain/text/grams';
@@ -78,12 +78,15 @@ export function createRetrievalService(deps: {
 }) {
   const config = deps.config ?? (() => retrievalConfig());
 
-  /** One lexical view: words (and CJK pairs) of `text` → memory id → bm25 scaled to the view's best. */
-  function view(text: string, extra: readonly string[], scope: CandidateScope, cfg: RetrievalConfig, into: Map<string, MemoryRecord>): Map<string, number> {
+  /**
+   * One lexical view: words (and CJK pairs) of `text` → memory id → bm25 scaled to the view's best, and that best
+   * raw bm25 relevance (for memoryViewStrength).
+   */
+  function view(text: string, extra: readonly string[], scope: CandidateScope, cfg: RetrievalConfig, into: Map<string, MemoryRecord>): { scores: Map<string, number>; best: number } {
     const words = buildMatchQuery([...new Set([...extractKeywords(text, { max: MAX_QUERY_KEYWORDS }), ...extra])]);
     const grams = cfg.memoryGrams ? gramsMatchQuery(queryBigrams(text, { max: MAX_QUERY_GRAMS, stop: stopGram })) : null;
     const match = [words, grams].filter((m): m is string => m !== null).join(' OR ');
-    if (!match) return new Map();
+    if (!match) return { scores: new Map(), best: 0 };
     const rows = deps.query.ftsCandidates(match, scope, FTS_CANDIDATES);
     const scores = normaliseBm25(rows.map((r) => r.rank));
     const out = new Map<string, number>();
@@ -91,7 +94,7 @@ export function createRetrievalService(deps: {
       into.set(r.memory.id, r.memory);
       out.set(r.memory.id, scores[i] ?? 0);
     });
-    return out;
+    return { scores: out, best: Math.max(0, ...rows.map((r) => (Number.isFinite(r.rank) ? -r.rank : 0))) };
   }
 
   /**
@@ -105,22 +108,24 @@ export function createRetrievalService(deps: {
     const asKeyword = new Set(input.keywords.map((k) => k.toLowerCase()));
     const topicWords = input.terms.filter((t) => !asKeyword.has(t.toLowerCase()));
     const searchTopic = !cfg.memoryTopicSearch || topicWords.length === 0;
-    const parts: KeywordPart[] = [{ view: 'message', weight: 1, scores: view(input.query, searchTopic ? input.terms : input.keywords, scope, cfg, memories) }];
+    let parts: KeywordPart[] = [{ view: 'message', weight: 1, ...view(input.query, searchTopic ? input.terms : input.keywords, scope, cfg, memories) }];
     if (cfg.memoryDialogue && input.sessionId && deps.recentUserTexts) {
       const earlier = deps.recentUserTexts(input.sessionId, DIALOGUE_TURNS + 1).filter((t) => t.trim() !== input.query.trim()).slice(0, DIALOGUE_TURNS);
       // memoryOpener: the chat's first user turn says what it is about, however long ago it was (openerWeight).
       const opener = cfg.memoryOpener ? deps.openingUserText?.(input.sessionId) : undefined;
       const openerWeight = (text: string, weight: number) => (opener != null && text === opener ? Math.max(weight, dialogueWeight(1)) : weight);
-      earlier.forEach((text, i) => parts.push({ view: 'dialogue', weight: openerWeight(text, dialogueWeight(i + 1)), scores: view(text, [], scope, cfg, memories) }));
+      earlier.forEach((text, i) => parts.push({ view: 'dialogue', weight: openerWeight(text, dialogueWeight(i + 1)), ...view(text, [], scope, cfg, memories) }));
       if (opener != null && opener.trim() !== input.query.trim() && !earlier.includes(opener)) {
-        parts.push({ view: 'dialogue', weight: dialogueWeight(1), scores: view(opener, [], scope, cfg, memories) });
+        parts.push({ view: 'dialogue', weight: dialogueWeight(1), ...view(opener, [], scope, cfg, memories) });
       }
     }
     if (!searchTopic) {
       // Held by at most topicShare of what the conversation found (score-topic.ts): such a word says what it is about.
       const focused = focusedTopicKeywords(topicWords, [...memories.values()], cfg.topicShare);
-      if (focused.length) parts[0] = { view: 'message', weight: 1, scores: view(input.query, [...input.keywords, ...focused], scope, cfg, memories) };
+      if (focused.length) parts[0] = { view: 'message', weight: 1, ...view(input.query, [...input.keywords, ...focused], scope, cfg, memories) };
     }
+    // memoryViewStrength: a turn's weight also says how much it shares with any memory at all (keyword-fusion.ts).
+    if (cfg.memoryViewStrength) parts = weighByStrength(parts);
     if (cfg.memoryEmotion && input.emotion.length) {
       const match = buildMatchQuery(input.emotion, { prefix: false });
       const rows = match ? deps.query.ftsCandidates(match, scope, FTS_CANDIDATES) : [];
