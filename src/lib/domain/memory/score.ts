@@ -45,6 +45,11 @@ export interface ScoreExplanation {
    * the message, the user's earlier turns, the conversation's mood (domain/memory/keyword-fusion.ts).
    */
   keywordParts?: Partial<Record<'message' | 'dialogue' | 'emotion', number>>;
+  /**
+   * The topic words this memory holds, when the topic boost applied: each from the working memory's current_topic
+   * or (`opener`) from the chat's first user message (memoryOpenerTopic, issue 8 round 4).
+   */
+  topicWords?: { word: string; opener: boolean }[];
 }
 
 const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);

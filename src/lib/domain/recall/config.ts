@@ -46,6 +46,8 @@ export interface RetrievalConfig {
   memoryOpener: boolean;
   /** Each lexical view's weight × √(its best bm25 ÷ the strongest view's): a turn sharing one word with one memory no longer hands it a full share. */
   memoryViewStrength: boolean;
+  /** The chat's first user message's words join the current topic's for 001's ×1.3 boost (through the same focus test): the opener names the chat's subject. */
+  memoryOpenerTopic: boolean;
 
   // ── constants ─────────────────────────────────────────────────────────────────
   /** Full-text candidates ranked by bm25 before fusion. */
@@ -105,6 +107,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   memoryTopicSearch: true,
   memoryOpener: true,
   memoryViewStrength: true,
+  memoryOpenerTopic: true,
   candidates: 100,
   neighbourWeight: 0.5,
   answerWeight: 1,
@@ -141,7 +144,7 @@ export const RECALL_TECHNIQUES = [
   'stemSteps',
 ] as const satisfies readonly (keyof RetrievalConfig)[];
 /** … and memory retrieval (memory.retrieve). */
-export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus', 'memoryTopicSearch', 'memoryOpener', 'memoryViewStrength'] as const satisfies readonly (keyof RetrievalConfig)[];
+export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus', 'memoryTopicSearch', 'memoryOpener', 'memoryViewStrength', 'memoryOpenerTopic'] as const satisfies readonly (keyof RetrievalConfig)[];
 
 export const RETRIEVAL_TECHNIQUES = [...RECALL_TECHNIQUES, ...MEMORY_TECHNIQUES] as const;
 

@@ -6,6 +6,13 @@ async function remember(t: TestEngine, content: string, tags: string[] = []): Pr
   return expectOk(await t.engine.call('memory.create', { content, category: 'fact', tags })).id;
 }
 
+/** Memories of these contents, in order; their ids. */
+async function rememberAll(t: TestEngine, contents: readonly string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const content of contents) ids.push(await remember(t, content));
+  return ids;
+}
+
 const retrieve = async (t: TestEngine, query: string, sessionId?: string) => expectOk(await t.engine.call('memory.retrieve', { query, topN: 3, sessionId }));
 
 /** A chat of these messages, 30 s apart; its id. */
@@ -76,8 +83,7 @@ describe('memory.retrieve (issue 8 retrieval)', () => {
   ])('searches the topic’s words with the message only when they single a few memories out (topic search: %s)', async (memoryTopicSearch, searched) => {
     const t = await createTestEngine({ retrieval: { memoryTopicSearch } });
     const kite = await remember(t, 'Kiki flew a kite in the park');
-    const dinosaurs: string[] = [];
-    for (const content of ['Kiki read a dinosaur book', 'Kiki got a dinosaur toy', 'Kiki saw a dinosaur film', 'Kiki drew a dinosaur']) dinosaurs.push(await remember(t, content));
+    const dinosaurs = await rememberAll(t, ['Kiki read a dinosaur book', 'Kiki got a dinosaur toy', 'Kiki saw a dinosaur film', 'Kiki drew a dinosaur']);
     const sessionId = await chat(t, ['I love dinosaur books', 'Dinosaur toys are the best', 'I found my kite today!'].map((c) => ['user', c] as const));
     const res = await retrieve(t, 'I found my kite today!', sessionId);
     expect(res.topicKeywords.map((k) => k.toLowerCase())).toContain('dinosaur');
@@ -104,16 +110,9 @@ describe('memory.retrieve (issue 8 retrieval)', () => {
     [false, 0.25],
   ])('weighs a turn by how much it shares with any memory (view strength: %s)', async (memoryViewStrength, atLeast) => {
     const t = await createTestEngine({ retrieval: { memoryViewStrength } });
-    const concert = await remember(t, 'Kiki在学校音乐会上弹钢琴，大家都为他鼓掌。');
-    const trip = await remember(t, 'Kiki期待的春游因为下雨取消了。');
-    await remember(t, 'Kiki和奶奶一起包饺子。');
-    await remember(t, 'Kiki在公园里放风筝。');
+    const [concert = '', trip = ''] = await rememberAll(t, ['Kiki在学校音乐会上弹钢琴，大家都为他鼓掌。', 'Kiki期待的春游因为下雨取消了。', 'Kiki和奶奶一起包饺子。', 'Kiki在公园里放风筝。']);
     const message = '我好期待那一天！';
-    const sessionId = await chat(t, [
-      ['user', '下周学校音乐会，我要上台弹钢琴！'],
-      ['assistant', '太棒了，你练了多久？'],
-      ['user', message],
-    ]);
+    const sessionId = await chat(t, [['user', '下周学校音乐会，我要上台弹钢琴！'], ['assistant', '太棒了，你练了多久？'], ['user', message]]);
     const res = await retrieve(t, message, sessionId);
     const keyword = (id: string) => res.items.find((i) => i.memory.id === id)?.score.terms.keyword ?? 0;
     // The message shares one pair (期待) with one memory; the opener shares 音乐会 and 钢琴 with another.
@@ -121,6 +120,28 @@ describe('memory.retrieve (issue 8 retrieval)', () => {
     expect(keyword(concert)).toBeGreaterThanOrEqual(atLeast);
     if (memoryViewStrength) expect(keyword(concert)).toBeLessThan(1);
     else expect(keyword(concert)).toBeCloseTo(0.25, 10);
+  });
+
+  it.each([
+    [true, 1.3],
+    [false, 1],
+  ])('takes the chat’s first user message as part of its topic (opener topic: %s)', async (memoryOpenerTopic, multiplier) => {
+    const t = await createTestEngine({ retrieval: { memoryOpenerTopic } });
+    const [gala] = await rememberAll(t, ['Kiki在夏令营的游泳比赛中得了第二名。', 'Kiki在动物园看到了长颈鹿。', 'Kiki和爸爸一起放风筝。']);
+    const message = '我有点紧张，你说我能行吗？';
+    const sessionId = await chat(t, [
+      ['user', '下个月我要参加游泳比赛！'],
+      ['assistant', '真厉害！你准备得怎么样？'],
+      ['user', '教练说我的转身还要练。'],
+      ['assistant', '多练几次就好了。'],
+      ['user', message],
+    ]);
+    const res = await retrieve(t, message, sessionId);
+    // The current topic comes from the latest turns, which never say 游泳 again.
+    expect(res.topicKeywords).not.toContain('游泳');
+    const item = res.items.find((i) => i.memory.id === gala);
+    expect(item?.score.multipliers.topic).toBe(multiplier);
+    expect(item?.score.topicWords?.some((w) => w.opener && '游泳比赛'.includes(w.word)) ?? false).toBe(memoryOpenerTopic);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   likeKeywordScore,
   normaliseBm25,
   rankScored,
+  relatesToTopic,
   scoreMemory,
   type MemoryRecord,
 } from '../../domain/memory';
@@ -183,15 +184,21 @@ export function createRetrievalService(deps: {
 
       const now = deps.clock.now();
       const all = [...candidates.values()];
-      // 001's topic boost through the topic words that single a few memories out (score-topic.ts).
       const retrieval = config();
-      const boosting = retrieval.memoryTopicFocus ? focusedTopicKeywords(topicKeywords, all.map((c) => c.memory), retrieval.topicShare) : topicKeywords;
+      // memoryOpenerTopic: the chat's first user message names what the chat is about; its words join the topic's.
+      const opener = retrieval.memoryOpenerTopic && input.sessionId ? (deps.openingUserText?.(input.sessionId) ?? null) : null;
+      const inTopic = new Set(topicKeywords.map((k) => k.toLowerCase()));
+      const openerWords = opener ? extractKeywords(opener, { max: MAX_QUERY_KEYWORDS }).filter((w) => !inTopic.has(w.toLowerCase())) : [];
+      const topicWords = [...topicKeywords, ...openerWords];
+      // 001's topic boost through the topic words that single a few memories out (score-topic.ts).
+      const boosting = retrieval.memoryTopicFocus ? focusedTopicKeywords(topicWords, all.map((c) => c.memory), retrieval.topicShare) : topicWords;
+      const fromOpener = new Set(openerWords);
       const maxAccessCount = Math.max(0, ...all.map((c) => c.memory.accessCount));
-      const scored = all.map((c) => ({
-        memory: c.memory,
-        via: c.via,
-        explanation: { ...scoreMemory({ keywordScore: c.keywordScore, memory: c.memory, now, preferenceQuery, topicKeywords: boosting, maxAccessCount }), keywordParts: c.parts ?? {} },
-      }));
+      const scored = all.map((c) => {
+        const score = scoreMemory({ keywordScore: c.keywordScore, memory: c.memory, now, preferenceQuery, topicKeywords: boosting, maxAccessCount });
+        const held = score.multipliers.topic === 1 ? [] : boosting.filter((w) => relatesToTopic(c.memory, [w])).map((word) => ({ word, opener: fromOpener.has(word) }));
+        return { memory: c.memory, via: c.via, explanation: { ...score, keywordParts: c.parts ?? {}, ...(held.length ? { topicWords: held } : {}) } };
+      });
       const items = rankScored(scored, topN).map((s) => ({ memory: s.memory, score: s.explanation, via: s.via }));
       return { ...base, items, ftsFailed };
     },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../domain/clock';
 import { scoreMemory, type ScoreInput } from '../../../domain/memory/score';
-import { baseScore, extraNotes, keywordPartRows, multiplierRows, termRows } from './retrieval-explain';
+import { baseScore, extraNotes, keywordPartRows, multiplierRows, termRows, topicWordRows } from './retrieval-explain';
 
 const NOW = 1_000 * DAY_MS;
 const input = (over: Partial<ScoreInput> = {}): ScoreInput => ({
@@ -60,3 +60,18 @@ describe('keywordPartRows', () => {
     expect(keywordPartRows({ keywordParts }).map((r) => r.view)).toEqual(views);
   });
 });
+
+describe('topicWordRows', () => {
+  it('names the topic words behind the boost and where each came from, the current topic’s first', () => {
+    const score = { ...scoreMemory(input({ topicKeywords: ['tea', 'oolong'] })), topicWords: [{ word: 'oolong', opener: true }, { word: 'tea', opener: false }] };
+    expect(topicWordRows(score)).toEqual([
+      { word: 'tea', source: 'topic' },
+      { word: 'oolong', source: 'opener' },
+    ]);
+  });
+
+  it('is empty when the boost did not apply', () => {
+    expect(topicWordRows(scoreMemory(input()))).toEqual([]);
+  });
+});
+

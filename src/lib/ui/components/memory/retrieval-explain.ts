@@ -82,3 +82,13 @@ export function keywordPartRows(score: Pick<ScoreExplanation, 'keywordParts'>): 
   const parts = score.keywordParts ?? {};
   return VIEW_ORDER.filter((v) => (parts[v] ?? 0) > 0).map((view) => ({ view, value: parts[view] ?? 0 }));
 }
+
+/**
+ * Why the topic boost applied: the topic words the memory holds, each from the current topic or from the chat's
+ * first message (memoryOpenerTopic), the current topic's first. Empty when the boost did not apply.
+ */
+export function topicWordRows(score: Pick<ScoreExplanation, 'topicWords' | 'multipliers'>): { word: string; source: 'topic' | 'opener' }[] {
+  if (score.multipliers.topic === 1) return [];
+  const words = score.topicWords ?? [];
+  return [...words.filter((w) => !w.opener), ...words.filter((w) => w.opener)].map((w) => ({ word: w.word, source: w.opener ? 'opener' : 'topic' }));
+}

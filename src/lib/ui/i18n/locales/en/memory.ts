@@ -186,6 +186,11 @@ export const memory = {
     total: 'Score',
     formula:
       'score = (keyword × {{keyword}} + category × {{category}} + recency × {{recency}} + frequency × {{frequency}} + confidence × {{confidence}}) × topic; preference ×{{preference}}, topic ×{{topic}} (seed 001)',
+    topicWords: {
+      title: 'Topic words it holds:',
+      topic: '(current topic)',
+      opener: '(the conversation’s first message)',
+    },
     parts: {
       title: 'Keyword match, from:',
       message: 'this message {{value}}',

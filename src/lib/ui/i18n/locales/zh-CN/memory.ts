@@ -188,6 +188,11 @@ export const memory: Messages<typeof en> = {
     total: '得分',
     formula:
       '得分 =（关键词 × {{keyword}} + 类别 × {{category}} + 新近度 × {{recency}} + 频率 × {{frequency}} + 置信度 × {{confidence}}）× 话题加成；偏好 ×{{preference}}，话题 ×{{topic}}（种子 001）',
+    topicWords: {
+      title: '它包含的话题词：',
+      topic: '（当前话题）',
+      opener: '（对话的第一条消息）',
+    },
     parts: {
       title: '关键词匹配来自：',
       message: '这条消息 {{value}}',
