@@ -1,4 +1,5 @@
-import { relatesToTopic } from './score';
+import { topicHaystack } from './score';
+import { normaliseText } from './text-norm';
 import type { MemoryRecord } from './types';
 
 /**
@@ -16,9 +17,13 @@ export function focusedTopicKeywords(
   if (candidates.length === 0) return [...topicKeywords];
   // One more than the share: with a handful of candidates, the one memory that holds the topic still gets it.
   const most = share * candidates.length + 1;
+  // Each candidate's text normalised once, not once per word (a chat's opener adds up to 16 words, memoryOpenerTopic).
+  const haystacks = candidates.map(topicHaystack);
   return topicKeywords.filter((k) => {
+    const word = normaliseText(k);
+    if (word === '') return true; // as before: such a word matches nothing, so it boosts nothing either
     let holding = 0;
-    for (const m of candidates) if (relatesToTopic(m, [k]) && ++holding > most) return false;
+    for (const h of haystacks) if (h.includes(word) && ++holding > most) return false;
     return true;
   });
 }

@@ -101,8 +101,13 @@ export function relatesToTopic(
 ): boolean {
   const words = topicKeywords.map(normaliseText).filter((w) => w !== '');
   if (words.length === 0) return false;
-  const haystack = normaliseText([memory.content, memory.key.replace(/[._-]/gu, ' '), ...memory.tags].join(' \u0000 '));
+  const haystack = topicHaystack(memory);
   return words.some((w) => haystack.includes(w));
+}
+
+/** The normalised text relatesToTopic looks in: content, key (its separators as spaces) and tags. */
+export function topicHaystack(memory: Pick<MemoryRecord, 'content' | 'key' | 'tags'>): string {
+  return normaliseText([memory.content, memory.key.replace(/[._-]/gu, ' '), ...memory.tags].join(' \u0000 '));
 }
 
 const PREFERENCE_ZH = /喜欢|喜爱|偏好|偏爱|爱好|喜好|讨厌|最爱|口味|爱吃|爱喝|习惯|推荐|哪个好|选哪个|适合我/u;
