@@ -45,7 +45,7 @@ export const STRENGTH_POWER = 0.5;
 /**
  * memoryViewStrength (issue 8, round 4): each lexical view is scaled to its own best hit, so a turn that shares one
  * common word with one memory ("我好期待！" and a memory that says 期待) hands that memory a full 1 — at the message's
- * weight, more than the opener's 晚会 and 表演 together give the memories about the show. The view's best raw bm25 says
+ * weight, more than the opener's 音乐会 and 钢琴 together give the memories about the concert. The view's best raw bm25 says
  * how much the turn shares with any memory at all: a weight is multiplied by the square root of its best over the
  * strongest view's best. The strongest view keeps its weight; the root keeps a weaker turn in play (a linear factor
  * is round 3's "one bm25 scale across views", which lost). Views without a bm25 (the mood) are left as they are.
