@@ -34,6 +34,12 @@ export function shownAt(shown: Shown, k: number): readonly Slot[] {
 /** Per query: the category it is reported under and each system's scores under each view. */
 export interface ItemScores {
   category: string;
+  /**
+   * The conversation the query was asked over — the unit the ablation's split-half check keeps whole, since the
+   * questions of one conversation are correlated (LoCoMo: the sample; LongMemEval: the question, whose haystack is its
+   * own; MADial: the user, whose memories all their dialogues share).
+   */
+  group: string;
   /** system name ('engram' or a baseline) → view ('shown' | 'top50') → metric → score */
   systems: Record<string, Record<string, Record<string, number>>>;
 }

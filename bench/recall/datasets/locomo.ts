@@ -108,7 +108,7 @@ export async function runLocomo(dataPath: string, opts: RunOptions = {}): Promis
         const shown = prefixes((lists[i] ?? []).map((id): Slot => ({ unit: id })), KS);
         systems[name] = { shown: scores(shown, gold, 'shown'), top50: scores(shown, gold, 'top50') };
       }
-      items.push({ category: String(q.category), systems });
+      items.push({ category: String(q.category), group: conv.sample_id, systems });
     });
   }
   return {

@@ -120,7 +120,7 @@ export async function runLongMemEval(dataPath: string, opts: { limit?: number } 
       const shown = prefixes((lists[0] ?? []).map((id): Slot => ({ unit: id, session: sessionOfUnit(id) })), KS);
       systems[name] = { shown: scores(shown, gold, 'shown'), top50: scores(shown, gold, 'top50') };
     }
-    items.push({ category: q.question_type, systems });
+    items.push({ category: q.question_type, group: q.question_id, systems });
   }
   return {
     dataset: 'longmemeval',

@@ -123,7 +123,7 @@ export async function runMadial(dataPath: string, memoryPath: string, opts: RunO
     const systems: ItemScores['systems'] = {};
     for (const [name, shown] of product) systems[name] = { shown: scores(shown, gold) };
     for (const [name, lists] of baseline) systems[name] = { shown: scores(prefixes((lists[0] ?? []).map((id) => ({ unit: id })), KS), gold) };
-    items.push({ category: `user-${d['user-id']}`, systems });
+    items.push({ category: `user-${d['user-id']}`, group: `user-${d['user-id']}`, systems });
   }
   return {
     dataset: 'madial',
