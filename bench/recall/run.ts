@@ -16,7 +16,7 @@ import { runMadial } from './datasets/madial';
 import type { DatasetRun } from './datasets/common';
 import { engineWarnings } from './engine-host';
 import { printResult, toResult } from './output';
-import { ABLATION_NOTES, ablationOf, ablationPasses, type AblationResult } from './ablation';
+import { ABLATION_NOTES, ablationOf, ablationPasses, halfRows, type AblationResult } from './ablation';
 import { textTable } from '../lib/table';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -74,6 +74,12 @@ async function runAblation(datasets: readonly Dataset[]): Promise<void> {
     const keys = Object.keys(r.passes[passes[0]?.name ?? ''] ?? {});
     console.log(`${dataset} ablation (n = ${r.n}, ${(r.elapsed_ms / 1000).toFixed(0)} s)`);
     console.log(textTable(['pass', ...keys], Object.entries(r.passes).map(([name, m]) => [name, ...keys.map((k) => m[k])])));
+    const halves = halfRows(dataset, r);
+    const { a, b, flips } = r.halves;
+    console.log(`\nhalves ${r.halves.split}: A ${a.groups} groups / ${a.n} questions, B ${b.groups} / ${b.n}; one question = ${(1 / a.n).toFixed(3)} on A, ${(1 / b.n).toFixed(3)} on B`);
+    console.log(textTable(halves.header, halves.rows));
+    const flipped = Object.entries(flips).map(([pass, on]) => `${pass} (${on.join(', ')})`);
+    console.log(`flips on the two halves: ${flipped.length ? flipped.join('; ') : 'none'}\n`);
   }
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
