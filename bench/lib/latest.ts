@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ABLATION_NOTES, ablationRows, type AblationDataset, type AblationResult } from '../recall/ablation';
+import { ABLATION_NOTES, ablationRows, halfRows, type AblationDataset, type AblationResult } from '../recall/ablation';
 import { categoryRows, METRIC_KEYS, summaryRows, type RecallResult } from '../recall/output';
 import { speedTables, type SpeedResult } from '../speed/report';
 import { machineLine } from './machine';
@@ -44,6 +44,10 @@ function ablationSection(a: AblationResult): string[] {
   for (const [dataset, r] of Object.entries(a.datasets) as [AblationDataset, NonNullable<AblationResult['datasets'][AblationDataset]>][]) {
     const t = ablationRows(dataset, r);
     out.push(`${TITLES[dataset]} · n = ${r.n}`, '', markdownTable(t.header, t.rows), '');
+    if (r.halves) {
+      const h = halfRows(dataset, r);
+      out.push(`Split-half check, ${r.halves.split}: Δ when switched off, whole / half A / half B`, '', markdownTable(h.header, h.rows), '');
+    }
   }
   out.push(...ABLATION_NOTES.map((n) => `- ${n}`));
   return out;

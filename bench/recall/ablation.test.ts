@@ -104,6 +104,12 @@ describe('split-half check', () => {
     expect(r.halves.flips).toEqual({});
   });
 
+  it('shows a change that rounds to zero without a sign', () => {
+    const tiny = { ...run, items: [item('p', 1, 1), ...Array.from({ length: 2999 }, () => item('p', 0, 0)), item('q', 1, 1)] };
+    tiny.items[0] = item('p', 1, 0.7); // −0.3 over 3,000 questions of A: −0.0001
+    expect(halfRows('locomo', ablationOf(tiny, passes, 0)).rows[0]?.slice(2, 3)).toEqual(['0.000']);
+  });
+
   it('counts one question’s change as noise and calls opposite signs beyond it a flip', () => {
     expect(beyondOneQuestion(1 / 24, 24)).toBe(false);
     expect(beyondOneQuestion(0.0417, 24)).toBe(false); // 1/24 after four-decimal rounding

@@ -184,7 +184,8 @@ function flipsOf(dataset: AblationDataset, halves: { a: AblationHalf; b: Ablatio
   return out;
 }
 
-const signed = (d: number) => (Number.isNaN(d) ? '–' : `${d > 0 ? '+' : ''}${d.toFixed(3)}`);
+/** Three decimals with a sign; a change that rounds to zero is shown as 0.000, not −0.000 or +0.000. */
+const signed = (d: number) => (Number.isNaN(d) ? '–' : Math.abs(d) < 0.0005 ? '0.000' : `${d > 0 ? '+' : ''}${d.toFixed(3)}`);
 
 /** Per pass and HALF_KEY: the change on the whole set, on half A, on half B, and the verdict. */
 export function halfRows(dataset: AblationDataset, r: AblationDatasetResult): { header: string[]; rows: string[][] } {
