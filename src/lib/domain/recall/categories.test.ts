@@ -35,6 +35,12 @@ describe('categoryExpansions', () => {
     expect(expand('How many pet hamsters… how many times did I take my pet to the vet?', ['pet', 'vet'])).toEqual([['pet', ['pet']]]);
   });
 
+  it('never expands the gathering frame itself ("what kinds of", "the total number of")', () => {
+    const frame = parseHyponyms('kind\tsort type\nnumber\tinteger\ninstrument\tpiano');
+    expect(categoryExpansions(['kinds', 'instruments'], 'What kinds of instruments?', frame).map((e) => e.category)).toEqual(['instrument']);
+    expect(categoryExpansions(['total', 'number', 'instruments'], 'The total number of instruments I own?', frame).map((e) => e.category)).toEqual(['instrument']);
+  });
+
   it('leaves a singular noun of a question that does not gather alone', () => {
     expect(expand('Where did I park the vehicle?', ['park', 'vehicle'])).toEqual([]);
     // "board" alone is no category of the table, and two words that are not adjacent are no compound.

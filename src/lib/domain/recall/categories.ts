@@ -52,6 +52,9 @@ export function nounBases(word: string): string[] {
   return out;
 }
 
+/** Nouns of the gathering frame itself ("what kinds of", "the total number of"), never its topic. */
+const FRAME_NOUNS: ReadonlySet<string> = new Set(['kind', 'kinds', 'type', 'types', 'sort', 'sorts', 'number', 'numbers', 'total', 'amount', 'lot', 'lots']);
+
 const isPlural = (w: string) => w.length > 3 && w.endsWith('s') && !w.endsWith('ss');
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -77,7 +80,7 @@ export function categoryExpansions(keywords: readonly string[], question: string
         continue;
       }
     }
-    if (!asks(w)) continue;
+    if (!asks(w) || FRAME_NOUNS.has(w)) continue;
     const key = keyOf(nounBases(w));
     if (key) out.push({ category: key, keywords: [keywords[i] as string], kinds: table.get(key) ?? [] });
   }

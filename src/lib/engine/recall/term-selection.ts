@@ -1,6 +1,6 @@
 import type { RetrievalConfig } from '../../domain/recall/config';
 import type { WeightedTerm } from '../../domain/recall/coverage';
-import { estimateMatches, planTerms, rareCap, rarityWeight, type TermCount } from '../../domain/recall/term-plan';
+import { estimateMatches, planTerms, pruneThreshold, rareCap, rarityWeight, type TermCount } from '../../domain/recall/term-plan';
 import { buildMatchQuery } from '../../domain/text/fts-query';
 import { verbForms } from '../../domain/text/irregular-verbs';
 import { isFrameWord } from '../../domain/recall/frame-words';
@@ -66,14 +66,21 @@ export function selectTerms(
     const weight = config.frameWords && isFrameWord(keyword) ? config.frameWeight : 1;
     return match ? [{ keyword, match, forms, weight }] : [];
   });
-  // The kinds of the question's categories: one lane, ranked in full when rare, among the newest matches when not.
+  // The kinds of the question's categories (hyponyms), planned as one term: ranked in full when rare, among their
+  // newest matches when common, not searched when too common (kinds that common say nothing and cost most).
   const kinds = kindTerms(deps.categories ?? [], distinct);
   const kindMatch = kinds.length ? buildMatchQuery(kinds, { prefix: false }) : null;
-  const kindLanes = (): SearchLane[] => (kindMatch ? [{ match: kindMatch, from: index.windowStart(kindMatch, config.rankBudget) ?? 0, weight: config.hyponymWeight }] : []);
-  const searchedKinds = kindMatch ? kinds : [];
+  const kindLanes = (newestId: number): SearchLane[] => {
+    if (!kindMatch) return [];
+    const cap = Math.min(PROBE_CAP, rareCap(config) + 1);
+    const probe = index.newestMatches(kindMatch, cap);
+    const turns = estimateMatches(probe.count, { cap, lowest: probe.lowest, newestId });
+    if (turns === 0 || (config.termPruning && turns > pruneThreshold(newestId, config))) return [];
+    return [{ match: kindMatch, from: turns > rareCap(config) ? (index.windowStart(kindMatch, config.rankBudget) ?? 0) : 0, weight: config.hyponymWeight }];
+  };
   if (terms.length === 0) {
-    const lanes = kindLanes();
-    return { lanes, kept: [], pruned: [], weighted: [], windowed: lanes.some((l) => l.from > 0), kinds: searchedKinds };
+    const lanes = kindLanes(index.turnCountBound());
+    return { lanes, kept: [], pruned: [], weighted: [], windowed: lanes.some((l) => l.from > 0), kinds: lanes.length ? kinds : [] };
   }
 
   const newestId = index.turnCountBound();
@@ -94,7 +101,8 @@ export function selectTerms(
     const common = joined(of(plan.common));
     if (common) lanes.push({ match: common, from: index.windowStart(common, config.rankBudget) ?? 0, weight });
   }
-  lanes.push(...kindLanes());
+  const kindLane = kindLanes(newestId);
+  lanes.push(...kindLane);
   const kept = counts.filter((t) => plan.rare.includes(t) || plan.common.includes(t));
   return {
     lanes,
@@ -102,6 +110,6 @@ export function selectTerms(
     pruned: plan.pruned.map((t) => t.keyword),
     weighted: kept.map((t) => ({ keyword: t.keyword, weight: rarityWeight(t.turns, newestId) * t.weight, forms: t.forms })),
     windowed: lanes.some((l) => l.from > 0),
-    kinds: searchedKinds,
+    kinds: kindLane.length ? kinds : [],
   };
 }
