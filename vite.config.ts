@@ -39,7 +39,7 @@ export default defineConfig({
   optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
   server: { fs: { allow: ['workers'] } },
   test: {
-    include: ['src/**/*.test.ts', 'tests/acceptance/**/*.test.ts', 'tests/fixtures/**/*.test.ts', 'workers/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'tests/acceptance/**/*.test.ts', 'tests/fixtures/**/*.test.ts', 'workers/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20000,
     pool: 'threads',

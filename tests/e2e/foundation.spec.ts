@@ -34,6 +34,7 @@ test.describe('issue 2 foundation', () => {
   test('the app and its data load with the network off', async ({ page, context }) => {
     await open(page);
     const s = await call<{ id: string }>(page, 'session.create', { title: 'offline conversation' });
+    await call(page, 'message.append', { sessionId: s.id, role: 'user', content: 'Chess night at Omar’s again, I won twice.' });
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
@@ -45,6 +46,11 @@ test.describe('issue 2 foundation', () => {
     await page.goto('/settings');
     await waitForEngine(page);
     expect((await call<{ title: string }>(page, 'session.get', { id: s.id })).title).toBe('offline conversation');
+    // Recall's WordNet table is a chunk of its own, loaded on first need: precached, so it loads offline too.
+    type Recalled = { query: { categories?: { category: string }[] }; results: { explain: { kinds?: { kind: string; category: string }[] } }[] };
+    const recalled = await call<Recalled>(page, 'recall.search', { query: 'What board games have I played?' });
+    expect(recalled.query.categories?.map((c) => c.category)).toEqual(['board game']);
+    expect(recalled.results[0]?.explain.kinds).toEqual([{ kind: 'chess', category: 'board game' }]);
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     await context.setOffline(false);
   });

@@ -30,6 +30,8 @@ export interface RetrievalConfig {
   conversationSpread: boolean;
   /** Coverage compares words by porter's plural and -ing/-ed steps in order, as the index does (cuttings = cutting, running = run). */
   stemSteps: boolean;
+  /** A category the question gathers over ("board games", "what kind of art") is also searched by its kinds from WordNet (chess, backgammon). */
+  hyponyms: boolean;
 
   // ── memory retrieval (memory.retrieve) ─────────────────────────────────────────
   /** Chinese also matched by overlapping character pairs (a `grams` index column), not only by words. */
@@ -64,6 +66,8 @@ export interface RetrievalConfig {
   sessionWeight: number;
   /** bm25 and coverage weight of a request-frame word relative to a topic word (frameWords). */
   frameWeight: number;
+  /** bm25 weight of a category's kinds relative to the question's own words (hyponyms). */
+  hyponymWeight: number;
   /** × (1 + statementWeight × share of the question's words the turn's first-person statements hold). */
   statementWeight: number;
   /** conversationSpread: a conversation's first spreadFree hits count fully, each later one × spreadFactor more. */
@@ -100,6 +104,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   verbForms: true,
   conversationSpread: true,
   stemSteps: true,
+  hyponyms: true,
   memoryGrams: true,
   memoryDialogue: true,
   memoryEmotion: true,
@@ -116,6 +121,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   sessionWeight: 0.1,
   frameWeight: 0.5,
   statementWeight: 0.5,
+  hyponymWeight: 0.35,
   spreadFree: 2,
   spreadFactor: 0.5,
   coverageWeight: 0.5,
@@ -142,6 +148,7 @@ export const RECALL_TECHNIQUES = [
   'verbForms',
   'conversationSpread',
   'stemSteps',
+  'hyponyms',
 ] as const satisfies readonly (keyof RetrievalConfig)[];
 /** … and memory retrieval (memory.retrieve). */
 export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus', 'memoryTopicSearch', 'memoryOpener', 'memoryViewStrength', 'memoryOpenerTopic'] as const satisfies readonly (keyof RetrievalConfig)[];

@@ -104,3 +104,15 @@ export function coverageMatcher(terms: readonly WeightedTerm[], opts: { stemStep
 export function termCoverage(text: string, terms: readonly WeightedTerm[]): number {
   return coverageMatcher(terms)(text);
 }
+
+/**
+ * Which of the single-word `words` a text holds, compared by stem as coverage compares them (stepStem): the kinds a
+ * listed turn matched through (categories.ts), for the explain view. Built once per question.
+ */
+export function wordsHeld(words: readonly string[]): (text: string) => string[] {
+  const matchers = words.map((w) => ({ w, has: stemMatcher(stepStem(w), stepStem) }));
+  return (text) => {
+    const normal = normalise(text);
+    return matchers.filter((m) => m.has(normal)).map((m) => m.w);
+  };
+}

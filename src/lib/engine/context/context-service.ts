@@ -160,8 +160,9 @@ export function createContextService(deps: ContextDeps) {
       wants('memories') ? load('L4', () => memoryItems(deps.memory.retrieve({ query, topN, sessionId: session?.id, projectId }))) : null,
       session && wants('summaries') ? load('L4', () => historyItems(deps.summaries.list(session.id), firstWindowTurn)) : null,
       history
-        ? load('L4', () =>
-            recallItems(
+        ? load('L4', async () => {
+            await deps.recall.prepare(query);
+            return recallItems(
               deps.recall.recall({
                 query,
                 limit: tuning.recallLimit,
@@ -171,8 +172,8 @@ export function createContextService(deps: ContextDeps) {
                 includeSummaries: true,
               }).results.filter((h) => h.conversationId !== session?.id),
               { minRelevance: tuning.recallMinRelevance, counter },
-            ),
-          )
+            );
+          })
         : null,
       runHistory ? load('L4', () => deps.runHistory.load(projectId)) : null,
       history

@@ -121,4 +121,33 @@ describe('recall.search (issue 8 retrieval)', () => {
       expect(hit.relevance).toBeCloseTo(hit.explain.weighted.symbol + hit.explain.weighted.recency + hit.explain.weighted.context, 10);
     }
   });
+
+  it('searches a category the question gathers over by its kinds (WordNet hyponyms), and says which kind matched', async () => {
+    for (const hyponyms of [true, false]) {
+      const t = await engine({ hyponyms });
+      await chat(t, [
+        ['user', 'Chess night at Omar’s again, I won twice.'],
+        ['assistant', 'Congratulations! Two wins in a row is a streak.'],
+        ['user', 'The kitchen tap is leaking again.'],
+        ['assistant', 'A new washer usually fixes that.'],
+      ]);
+      const res = await ask(t, 'What board games have I played?');
+      const chess = res.results.find((r) => r.content?.startsWith('Chess night'));
+      if (hyponyms) {
+        expect(res.query.categories).toEqual([{ category: 'board game', kinds: expect.arrayContaining(['chess', 'backgammon']) }]);
+        expect(chess?.explain.kinds).toEqual([{ kind: 'chess', category: 'board game' }]);
+      } else {
+        expect(res.query.categories).toEqual([]);
+        expect(chess).toBeUndefined();
+      }
+    }
+  });
+
+  it('leaves a question that gathers over nothing as it was', async () => {
+    const t = await engine();
+    await chat(t, [['user', 'Chess night at Omar’s again, I won twice.']]);
+    const res = await ask(t, 'Where did I leave the board?');
+    expect(res.query.categories).toEqual([]);
+    expect(res.results).toEqual([]);
+  });
 });

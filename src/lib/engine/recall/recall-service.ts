@@ -1,7 +1,8 @@
 import { retrievalConfig } from '../../domain/recall/config';
 import { nameCandidates, recencyCue, roleCue, withoutTimeWords } from '../../domain/recall/query-cues';
 import { answerType } from '../../domain/recall/answer-type';
-import type { WeightedTerm } from '../../domain/recall/coverage';
+import { wordsHeld, type WeightedTerm } from '../../domain/recall/coverage';
+import { categoryExpansions, type CategoryExpansion, type HyponymTable } from '../../domain/recall/categories';
 import { rankScored, refineHead, scoreTurns, type RankedTurn, type Refinement, type TurnFacts } from '../../domain/recall/rank-turns';
 import { listHits } from '../../domain/recall/score';
 import { nearCopies, shingles } from '../../domain/recall/redundancy';
@@ -15,6 +16,7 @@ import { querySymbols } from '../../domain/text/symbols';
 import { resolveTimeExpressions } from '../../domain/text/time-expressions';
 import type { EngineEnv } from '../env';
 import { selectTerms } from './term-selection';
+import { loadHyponyms } from './lexicon';
 import { createTurnIndex, type SummaryBlock, type TurnText } from './turn-index';
 import type { RecallHit, RecallQueryInfo, RecallResponse } from './types';
 
@@ -73,6 +75,8 @@ export interface RecallInput {
 export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'retrieval'>) {
   const index = createTurnIndex(env.driver);
   const currentConfig = () => retrievalConfig(env.retrieval);
+  /** WordNet's kinds (hyponyms), loaded by `prepare` the first time a question may need them. */
+  let hyponyms: HyponymTable | null = null;
 
   /** Turn texts read at most once per question: the second stage reads the head, the list shows a few of them. */
   function textReader(): TextReader {
@@ -120,7 +124,14 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
   }
 
   /** Ranked turns → the list shown: near-copies left out, summaries standing in for their block's many turns. */
-  function select(ranked: readonly RankedTurn[], facts: ReadonlyMap<number, TurnFacts>, input: RecallInput, read: TextReader): RecallHit[] {
+  function select(
+    ranked: readonly RankedTurn[],
+    facts: ReadonlyMap<number, TurnFacts>,
+    input: RecallInput,
+    read: TextReader,
+    categories: readonly CategoryExpansion[] = [],
+    kinds: readonly string[] = [],
+  ): RecallHit[] {
     const head = ranked.slice(0, headSize(input.limit));
     const headFacts = head.map((r) => facts.get(r.id)).filter((f): f is TurnFacts => f !== undefined);
     const blocks = new Map<string, SummaryBlock[]>();
@@ -174,14 +185,26 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
     });
     const texts = read(chosen.flatMap((h) => (h.turnId === null ? [] : [h.turnId])));
     const summaryTexts = index.summaryTexts(chosen.flatMap((h) => (h.summaryId === null ? [] : [h.summaryId])));
+    // The kinds a listed turn holds, with the category each stands for ("chess ← board game").
+    const held = kinds.length ? wordsHeld(kinds) : null;
+    const categoryOf = (kind: string) => categories.find((c) => c.kinds.includes(kind))?.category ?? '';
     return chosen.map(({ block: _b, cover: _c, ...h }) => {
       const text = h.turnId === null ? undefined : texts.get(h.turnId);
       const summary = h.summaryId === null ? undefined : summaryTexts.get(h.summaryId);
-      return { ...h, content: text?.content ?? null, summary: summary?.summary ?? null, sessionTitle: text?.title ?? summary?.title ?? '' };
+      const found = held && text ? held(text.content).map((kind) => ({ kind, category: categoryOf(kind) })) : [];
+      const explain = found.length ? { ...h.explain, kinds: found } : h.explain;
+      return { ...h, explain, content: text?.content ?? null, summary: summary?.summary ?? null, sessionTitle: text?.title ?? summary?.title ?? '' };
     });
   }
 
   return {
+    /**
+     * Loads what `recall` may need beyond the database (WordNet's kinds, once per worker) — every caller awaits it
+     * before `recall`; without it `recall` runs without the expansion. English questions only: the table is English.
+     */
+    async prepare(query: string): Promise<void> {
+      if (hyponyms === null && currentConfig().hyponyms && /[a-z]{3}/iu.test(query)) hyponyms = await loadHyponyms();
+    },
     recall(input: RecallInput): RecallResponse {
       const t0 = performance.now();
       const cfg = retrievalConfig(env.retrieval);
@@ -211,7 +234,9 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
 
       // The question's time is matched as time (temporal fit), not as text.
       textKeywords = withoutTimeWords(textKeywords, times.map((t) => t.expression));
-      const terms = selectTerms([...textKeywords, ...symbols], { index, config: cfg });
+      // A category the question gathers over is searched by its kinds too (WordNet hyponyms, categories.ts).
+      const categories = cfg.hyponyms && hyponyms ? categoryExpansions(textKeywords, input.query, hyponyms) : [];
+      const terms = selectTerms([...textKeywords, ...symbols], { index, config: cfg, categories });
       const ftsRanks = sumRanks(terms.lanes.map((lane) => scaled(index.ranked(lane.match, { limit: cfg.candidates, from: lane.from }), lane.weight)));
       const symbolHits = index.symbolHits(symbols, SYMBOL_HITS);
       const timeLane = new Set(ranges.flatMap((r) => index.inRange(r, TIME_LANE)));
@@ -234,7 +259,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
       if (cfg.conversationSpread && gathers(input.query)) {
         ranked = spreadAcrossConversations(ranked, (id) => facts.get(id)?.sessionId, { free: cfg.spreadFree, factor: cfg.spreadFactor });
       }
-      const results = select(ranked, facts, input, read);
+      const results = select(ranked, facts, input, read, categories, terms.kinds);
       return {
         results,
         totalSearched: index.totalSearched(),
@@ -245,6 +270,7 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
           terms: terms.kept,
           pruned: terms.pruned,
           windowed: terms.windowed,
+          categories: categories.map((c) => ({ category: c.category, kinds: c.kinds.filter((k) => terms.kinds.includes(k)) })).filter((c) => c.kinds.length > 0),
           times: times.map((t) => ({ expression: t.expression, start: t.start, end: t.end })),
           recency: recencyBasis({ ranges, recentCue, timeAware: cfg.timeAware }),
           speaker,

@@ -34,4 +34,17 @@ describe('selectTerms', () => {
     const out = selectTerms(['thinking', 'coffee'], { index, config: { ...DEFAULT_RETRIEVAL_CONFIG, frameWords: false } });
     expect(out.lanes).toEqual([{ match: '"thinking" OR "coffee"', from: 0, weight: 1 }]);
   });
+
+  it('searches a category’s kinds in a lane of their own at hyponymWeight, out of coverage, and not when they are too common', () => {
+    const categories = [{ category: 'board game', keywords: ['board', 'games'], kinds: ['chess', 'backgammon', 'games'] }];
+    const out = selectTerms(['board', 'games', 'played'], { index, config: DEFAULT_RETRIEVAL_CONFIG, categories });
+    expect(out.kinds).toEqual(['chess', 'backgammon']);
+    expect(out.lanes.at(-1)).toEqual({ match: '"chess" OR "backgammon"', from: 0, weight: DEFAULT_RETRIEVAL_CONFIG.hyponymWeight });
+    expect(out.weighted.flatMap((t) => t.forms ?? [])).not.toContain('chess');
+    // In 100,000 turns where the kinds match 128 of the newest 200: about 64,000 turns, more than the prune threshold.
+    const big = { ...index, turnCountBound: () => 100_000, newestMatches: () => ({ count: 128, lowest: 99_800 }), windowStart: () => 99_000 } as unknown as TurnIndex;
+    const common = selectTerms(['board', 'games'], { index: big, config: DEFAULT_RETRIEVAL_CONFIG, categories });
+    expect(common.kinds).toEqual([]);
+    expect(common.lanes.every((l) => l.weight === 1)).toBe(true);
+  });
 });

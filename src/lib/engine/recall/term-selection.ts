@@ -1,9 +1,10 @@
 import type { RetrievalConfig } from '../../domain/recall/config';
 import type { WeightedTerm } from '../../domain/recall/coverage';
-import { estimateMatches, planTerms, rareCap, rarityWeight, type TermCount } from '../../domain/recall/term-plan';
+import { estimateMatches, planTerms, pruneThreshold, rareCap, rarityWeight, type TermCount } from '../../domain/recall/term-plan';
 import { buildMatchQuery } from '../../domain/text/fts-query';
 import { verbForms } from '../../domain/text/irregular-verbs';
 import { isFrameWord } from '../../domain/recall/frame-words';
+import { kindTerms, type CategoryExpansion } from '../../domain/recall/categories';
 import type { TurnIndex } from './turn-index';
 
 /** Keywords probed for their number of matches; a longer question keeps its first ones. */
@@ -35,6 +36,8 @@ export interface SelectedTerms {
   weighted: WeightedTerm[];
   /** True when a lane ranks only the newest matches. */
   windowed: boolean;
+  /** The kinds searched for the question's categories (hyponyms), in their own lane at hyponymWeight. */
+  kinds: string[];
 }
 
 type Probed = TermCount & { forms: string[]; weight: number };
@@ -48,7 +51,12 @@ type Probed = TermCount & { forms: string[]; weight: number };
  */
 export function selectTerms(
   keywords: readonly string[],
-  deps: { index: TurnIndex; config: Pick<RetrievalConfig, 'termPruning' | 'pruneShare' | 'rankBudget' | 'verbForms' | 'frameWords' | 'frameWeight'> },
+  deps: {
+    index: TurnIndex;
+    config: Pick<RetrievalConfig, 'termPruning' | 'pruneShare' | 'rankBudget' | 'verbForms' | 'frameWords' | 'frameWeight' | 'hyponymWeight'>;
+    /** The question's categories with their kinds (categories.ts); none when the technique is off. */
+    categories?: readonly CategoryExpansion[];
+  },
 ): SelectedTerms {
   const { index, config } = deps;
   const distinct = [...new Map(keywords.map((k) => [k.toLowerCase(), k])).values()].slice(0, MAX_PROBED_TERMS);
@@ -58,7 +66,22 @@ export function selectTerms(
     const weight = config.frameWords && isFrameWord(keyword) ? config.frameWeight : 1;
     return match ? [{ keyword, match, forms, weight }] : [];
   });
-  if (terms.length === 0) return { lanes: [], kept: [], pruned: [], weighted: [], windowed: false };
+  // The kinds of the question's categories (hyponyms), planned as one term: ranked in full when rare, among their
+  // newest matches when common, not searched when too common (kinds that common say nothing and cost most).
+  const kinds = kindTerms(deps.categories ?? [], distinct);
+  const kindMatch = kinds.length ? buildMatchQuery(kinds, { prefix: false }) : null;
+  const kindLanes = (newestId: number): SearchLane[] => {
+    if (!kindMatch) return [];
+    const cap = Math.min(PROBE_CAP, rareCap(config) + 1);
+    const probe = index.newestMatches(kindMatch, cap);
+    const turns = estimateMatches(probe.count, { cap, lowest: probe.lowest, newestId });
+    if (turns === 0 || (config.termPruning && turns > pruneThreshold(newestId, config))) return [];
+    return [{ match: kindMatch, from: turns > rareCap(config) ? (index.windowStart(kindMatch, config.rankBudget) ?? 0) : 0, weight: config.hyponymWeight }];
+  };
+  if (terms.length === 0) {
+    const lanes = kindLanes(index.turnCountBound());
+    return { lanes, kept: [], pruned: [], weighted: [], windowed: lanes.some((l) => l.from > 0), kinds: lanes.length ? kinds : [] };
+  }
 
   const newestId = index.turnCountBound();
   const cap = Math.min(PROBE_CAP, rareCap(config) + 1);
@@ -78,6 +101,8 @@ export function selectTerms(
     const common = joined(of(plan.common));
     if (common) lanes.push({ match: common, from: index.windowStart(common, config.rankBudget) ?? 0, weight });
   }
+  const kindLane = kindLanes(newestId);
+  lanes.push(...kindLane);
   const kept = counts.filter((t) => plan.rare.includes(t) || plan.common.includes(t));
   return {
     lanes,
@@ -85,5 +110,6 @@ export function selectTerms(
     pruned: plan.pruned.map((t) => t.keyword),
     weighted: kept.map((t) => ({ keyword: t.keyword, weight: rarityWeight(t.turns, newestId) * t.weight, forms: t.forms })),
     windowed: lanes.some((l) => l.from > 0),
+    kinds: kindLane.length ? kinds : [],
   };
 }

@@ -8,6 +8,8 @@ export type RecallExplain = RecallScore & {
   /** The turn's own bm25 (FTS5: negative, lower is better); null when it did not match the words itself. */
   ftsRank: number | null;
   signals: TurnSignals;
+  /** Kinds of a category of the question that the turn holds ("chess" for "board games"; hyponyms), if any. */
+  kinds?: { kind: string; category: string }[];
 };
 
 /** 002 memory_recall result entry (camelCase in the app; the CLI prints the seed's snake_case). */
@@ -41,6 +43,8 @@ export interface RecallQueryInfo {
   pruned: string[];
   /** True when only the newest matches were ranked (a question of very common words in a long history). */
   windowed: boolean;
+  /** Categories the question gathers over, searched by their kinds too (hyponyms): "board game" → chess, backgammon … */
+  categories?: { category: string; kinds: string[] }[];
   /** Time expressions resolved against the clock. */
   times: { expression: string; start: number; end: number }[];
   recency: RecencyBasis;

@@ -54,6 +54,12 @@ describe('signalLines', () => {
     expect(line?.params).toEqual({ value: 1.41 });
   });
 
+  it('names the kinds a turn matched through, with their category', () => {
+    const lines = signalLines({ ...base, lexical: 0.4 }, 'en', [{ kind: 'chess', category: 'board game' }, { kind: 'ludo', category: 'board game' }]);
+    expect(lines.map((l) => l.key)).toEqual(['lane.text', 'lexical', 'kinds', 'recency.timeless']);
+    expect(lines[2]?.params).toEqual({ value: 'chess ← board game, ludo ← board game' });
+  });
+
   it('formats shares for the locale', () => {
     const [, lexical] = signalLines({ ...base, lexical: 0.5 }, 'zh-CN');
     expect(lexical?.params).toEqual({ value: '0.50' });

@@ -45,7 +45,7 @@ export interface SignalLine {
   params: Record<string, string | number>;
 }
 
-export function signalLines(signals: TurnSignals, locale: string): SignalLine[] {
+export function signalLines(signals: TurnSignals, locale: string, kinds: RecallExplain['kinds'] = []): SignalLine[] {
   const fmt = (x: number) => formatScore(x, locale);
   const lines: SignalLine[] = [{ key: `lane.${signals.lane}`, params: {} }];
   if (signals.lexical > 0) lines.push({ key: 'lexical', params: { value: fmt(signals.lexical) } });
@@ -58,6 +58,8 @@ export function signalLines(signals: TurnSignals, locale: string): SignalLine[] 
   if (signals.answerType !== null) lines.push({ key: signals.answerType ? 'answerType.yes' : 'answerType.no', params: {} });
   if (signals.statement) lines.push({ key: 'statement', params: { value: `${Math.round(signals.statement * 100)}%` } });
   if (signals.spread !== null && signals.spread < 1) lines.push({ key: 'spread', params: { value: fmt(signals.spread) } });
+  // Matched through a category's kinds (hyponyms): "chess ← board game".
+  if (kinds.length) lines.push({ key: 'kinds', params: { value: kinds.map((k) => `${k.kind} ← ${k.category}`).join(', ') } });
   lines.push({ key: `recency.${signals.recencyBasis}`, params: {} });
   return lines;
 }

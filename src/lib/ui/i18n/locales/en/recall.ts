@@ -80,6 +80,7 @@ export const recall = {
       turnRank: 'Place {{turn}} in the turn ranking.',
       coverage: 'Holds {{value}} of the question’s words (rarer words count more).',
       statement: 'States {{value}} of the question’s words about its writer (in the first person, not as a question).',
+      kinds: 'Names a kind of what the question asks about (from WordNet), searched at a reduced weight: {{value}}.',
       spread: 'The question counts or compares across conversations, and its conversation is listed already: its context counts × {{value}}.',
       answerType: {
         yes: 'Holds what the question asks for (a time, a number, a place, a person, a duration).',

@@ -82,6 +82,7 @@ export const recall: Messages<typeof en> = {
       turnRank: '在轮次排名中位列第 {{turn}}。',
       coverage: '包含问题中 {{value}} 的词语（越少见的词权重越高）。',
       statement: '以第一人称陈述（而非提问）了问题中 {{value}} 的词语。',
+      kinds: '提到了问题所问类别中的一种（来自 WordNet），以较低权重检索：{{value}}。',
       spread: '问题要在多段对话之间计数或比较，而它所在的对话已列出多条：其上下文得分 × {{value}}。',
       answerType: {
         yes: '包含问题所问的内容（时间、数字、地点、人物或时长）。',
