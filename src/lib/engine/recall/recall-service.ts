@@ -203,7 +203,10 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
      * before `recall`; without it `recall` runs without the expansion. English questions only: the table is English.
      */
     async prepare(query: string): Promise<void> {
-      if (hyponyms === null && currentConfig().hyponyms && /[a-z]{3}/iu.test(query)) hyponyms = await loadHyponyms();
+      if (hyponyms === null && currentConfig().hyponyms && /[a-z]{3}/iu.test(query)) {
+        const table = await loadHyponyms();
+        if (table.size > 0) hyponyms = table; // an empty table is a failed load: the next question tries again
+      }
     },
     recall(input: RecallInput): RecallResponse {
       const t0 = performance.now();
