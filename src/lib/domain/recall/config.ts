@@ -32,6 +32,8 @@ export interface RetrievalConfig {
   stemSteps: boolean;
   /** A category the question gathers over ("board games", "what kind of art") is also searched by its kinds from WordNet (chess, backgammon). */
   hyponyms: boolean;
+  /** A question that counts or gathers: each conversation's earliest turn stating the question's words (it introduces the fact) counts more. */
+  firstMention: boolean;
 
   // ── memory retrieval (memory.retrieve) ─────────────────────────────────────────
   /** Chinese also matched by overlapping character pairs (a `grams` index column), not only by words. */
@@ -68,6 +70,8 @@ export interface RetrievalConfig {
   frameWeight: number;
   /** bm25 weight of a category's kinds relative to the question's own words (hyponyms). */
   hyponymWeight: number;
+  /** firstMention: × (1 + firstMentionWeight) on a conversation's earliest head turn that states the question's words. */
+  firstMentionWeight: number;
   /** × (1 + statementWeight × share of the question's words the turn's first-person statements hold). */
   statementWeight: number;
   /** conversationSpread: a conversation's first spreadFree hits count fully, each later one × spreadFactor more. */
@@ -105,6 +109,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   conversationSpread: true,
   stemSteps: true,
   hyponyms: true,
+  firstMention: true,
   memoryGrams: true,
   memoryDialogue: true,
   memoryEmotion: true,
@@ -122,6 +127,7 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   frameWeight: 0.5,
   statementWeight: 0.5,
   hyponymWeight: 0.35,
+  firstMentionWeight: 0.5,
   spreadFree: 2,
   spreadFactor: 0.5,
   coverageWeight: 0.5,
@@ -149,6 +155,7 @@ export const RECALL_TECHNIQUES = [
   'conversationSpread',
   'stemSteps',
   'hyponyms',
+  'firstMention',
 ] as const satisfies readonly (keyof RetrievalConfig)[];
 /** … and memory retrieval (memory.retrieve). */
 export const MEMORY_TECHNIQUES = ['memoryGrams', 'memoryDialogue', 'memoryEmotion', 'memoryTopicFocus', 'memoryTopicSearch', 'memoryOpener', 'memoryViewStrength', 'memoryOpenerTopic'] as const satisfies readonly (keyof RetrievalConfig)[];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RankedTurn } from './rank-turns';
 import { recallScore } from './score';
-import { gathers, spreadAcrossConversations } from './spread';
+import { firstStatements, gathers, spreadAcrossConversations, withFirstStatements } from './spread';
 import { QUIET_SIGNALS } from './testing';
 
 describe('gathers', () => {
@@ -42,5 +42,45 @@ describe('spreadAcrossConversations', () => {
     // The list is in order of the relevance it shows, and each hit says what its context got.
     for (let i = 1; i < out.length; i++) expect(out[i]!.score.relevance).toBeLessThanOrEqual(out[i - 1]!.score.relevance);
     for (const r of out) expect(r.score.terms.context).toBeCloseTo(ranked.find((x) => x.id === r.id)!.score.terms.context * r.signals.spread!, 10);
+  });
+});
+
+describe('firstStatements / withFirstStatements', () => {
+  // Two conversations: a opens with the fact and talks it over after; b states it once, late.
+  const facts = new Map([
+    [1, { sessionId: 'a', turnNo: 1 }],
+    [2, { sessionId: 'a', turnNo: 5 }],
+    [3, { sessionId: 'a', turnNo: 9 }],
+    [4, { sessionId: 'b', turnNo: 7 }],
+    [5, { sessionId: 'b', turnNo: 2 }],
+  ]);
+  const refined = new Map([
+    [1, { statement: 0.5, factor: 1 }],
+    [2, { statement: 0.8, factor: 1.2 }],
+    [3, { statement: 0.8, factor: 1.1 }],
+    [4, { statement: 0.4, factor: 1 }],
+    [5, { statement: 0, factor: 1 }], // b's earlier turn states none of the question's words (a request)
+  ]);
+  const head = [{ id: 2 }, { id: 3 }, { id: 4 }, { id: 1 }, { id: 5 }];
+
+  it("finds each conversation's earliest turn that states some of the question's words, whatever its rank", () => {
+    expect([...firstStatements(head, facts, refined)].sort()).toEqual([1, 4]);
+  });
+
+  it('raises only those turns, by (1 + weight), in a new map', () => {
+    const out = withFirstStatements(head, facts, refined, 0.5);
+    expect([...out].map(([id, r]) => [id, r.factor])).toEqual([
+      [1, 1.5],
+      [2, 1.2],
+      [3, 1.1],
+      [4, 1.5],
+      [5, 1],
+    ]);
+    expect(refined.get(1)?.factor).toBe(1);
+  });
+
+  it('knows nothing of turns outside the head or without a second stage', () => {
+    expect(firstStatements([{ id: 9 }], facts, refined).size).toBe(0);
+    expect(firstStatements(head, facts, new Map()).size).toBe(0);
   });
 });

@@ -52,3 +52,39 @@ export function spreadAcrossConversations(
   }
   return out;
 }
+
+/**
+ * A gathering question's facts are introduced once in each conversation and talked over after: "By the way, I went
+ * to my cousin's wedding last month" opens a chat whose later turns ("the guest list", "the venue") repeat the words.
+ * Of each conversation's head turns whose writer states some of the question's words (statement share > 0), the
+ * earliest (lowest turn number) introduces it: its ids (firstMention, issue 8 round 4b).
+ */
+export function firstStatements(
+  head: readonly { id: number }[],
+  facts: ReadonlyMap<number, { sessionId: string; turnNo: number }>,
+  refined: ReadonlyMap<number, { statement: number | null }>,
+): Set<number> {
+  const first = new Map<string, { id: number; turnNo: number }>();
+  for (const r of head) {
+    const f = facts.get(r.id);
+    if (!f || !((refined.get(r.id)?.statement ?? 0) > 0)) continue;
+    const seen = first.get(f.sessionId);
+    if (!seen || f.turnNo < seen.turnNo) first.set(f.sessionId, { id: r.id, turnNo: f.turnNo });
+  }
+  return new Set([...first.values()].map((x) => x.id));
+}
+
+/** The second stage's factors with each conversation's first statement × (1 + weight) (a new map; the rest kept). */
+export function withFirstStatements<R extends { statement: number | null; factor: number }>(
+  head: readonly { id: number }[],
+  facts: ReadonlyMap<number, { sessionId: string; turnNo: number }>,
+  refined: ReadonlyMap<number, R>,
+  weight: number,
+): Map<number, R> {
+  const out = new Map(refined);
+  for (const id of firstStatements(head, facts, refined)) {
+    const r = out.get(id);
+    if (r) out.set(id, { ...r, factor: r.factor * (1 + weight) });
+  }
+  return out;
+}

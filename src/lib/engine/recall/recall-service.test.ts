@@ -143,6 +143,21 @@ describe('recall.search (issue 8 retrieval)', () => {
     }
   });
 
+  it("a question that counts: a conversation's first statement of its words comes before the turns that talk it over (firstMention)", async () => {
+    for (const firstMention of [true, false]) {
+      const t = await engine({ firstMention });
+      await chat(t, [
+        ['user', 'Can you suggest a glaze for a mug? By the way, I went to my first pottery class on Monday.'],
+        ['assistant', 'A clear glaze over a matte base is a safe start.'],
+        ['user', 'I keep thinking about pottery: the pottery class tools, the pottery class fees, a pottery class for my niece.'],
+        ['assistant', 'A class pass often lowers the fees.'],
+      ]);
+      const res = await ask(t, 'How many pottery classes have I been to?');
+      const order = res.results.filter((r) => r.role === 'user').map((r) => r.turnNo);
+      expect(order).toEqual(firstMention ? [1, 2] : [2, 1]);
+    }
+  });
+
   it('leaves a question that gathers over nothing as it was', async () => {
     const t = await engine();
     await chat(t, [['user', 'Chess night at Omar’s again, I won twice.']]);

@@ -7,7 +7,7 @@ import { rankScored, refineHead, scoreTurns, type RankedTurn, type Refinement, t
 import { listHits } from '../../domain/recall/score';
 import { nearCopies, shingles } from '../../domain/recall/redundancy';
 import { sumRanks } from '../../domain/recall/fusion';
-import { gathers, spreadAcrossConversations } from '../../domain/recall/spread';
+import { gathers, withFirstStatements, spreadAcrossConversations } from '../../domain/recall/spread';
 import { speakersFromMentions, type Role } from '../../domain/recall/speakers';
 import { recencyBasis } from '../../domain/recall/time-fit';
 import { buildMatchQuery } from '../../domain/text/fts-query';
@@ -258,8 +258,14 @@ export function createRecallService(env: Pick<EngineEnv, 'driver' | 'clock' | 'r
       const read = textReader();
       const top = headSize(input.limit);
       let ranked = rankScored(evidence, { top });
-      if (cfg.rerank) ranked = rankScored(evidence, { top, refined: refine(ranked, facts, { terms: terms.weighted, query: input.query, read }) });
-      if (cfg.conversationSpread && gathers(input.query)) {
+      const gathering = gathers(input.query);
+      if (cfg.rerank) {
+        let refined = refine(ranked, facts, { terms: terms.weighted, query: input.query, read });
+        // A gathering question: each conversation's first statement of the question's words introduces its fact.
+        if (cfg.firstMention && gathering) refined = withFirstStatements(ranked, facts, refined, cfg.firstMentionWeight);
+        ranked = rankScored(evidence, { top, refined });
+      }
+      if (cfg.conversationSpread && gathering) {
         ranked = spreadAcrossConversations(ranked, (id) => facts.get(id)?.sessionId, { free: cfg.spreadFree, factor: cfg.spreadFactor });
       }
       const results = select(ranked, facts, input, read, categories, terms.kinds);
