@@ -56,6 +56,8 @@ export interface TurnSignals {
   statement: number | null;
   /** A gathering question's spread over conversations: the multiplier its context got (null: not applied; spread.ts). */
   spread: number | null;
+  /** A gathering question: the multiplier this turn got as its conversation's first statement of the question's words (null: none; firstMention, spread.ts). */
+  firstMention: number | null;
 }
 
 export interface RankedTurn {
@@ -105,7 +107,7 @@ export interface TurnEvidence {
   lent: number;
   symbol: number;
   recency: number;
-  signals: Omit<TurnSignals, 'turnRank' | 'coverage' | 'answerType' | 'statement' | 'spread'>;
+  signals: Omit<TurnSignals, 'turnRank' | 'coverage' | 'answerType' | 'statement' | 'spread' | 'firstMention'>;
   matchedSymbols: string[];
   ftsRank: number | null;
 }
@@ -199,7 +201,7 @@ export function rankScored(evidence: readonly TurnEvidence[], opts: { refined?: 
     return {
       id: e.id,
       score: recallScore({ symbol: e.symbol, recency: e.recency, context }),
-      signals: { ...e.signals, turnRank: turnRanks.get(e.id) ?? null, coverage: r?.coverage ?? null, answerType: r?.answerType ?? null, statement: r?.statement ?? null, spread: null },
+      signals: { ...e.signals, turnRank: turnRanks.get(e.id) ?? null, coverage: r?.coverage ?? null, answerType: r?.answerType ?? null, statement: r?.statement ?? null, spread: null, firstMention: r?.firstMention ?? null },
       matchedSymbols: e.matchedSymbols,
       ftsRank: e.ftsRank,
     };
@@ -227,6 +229,8 @@ export interface Refinement {
   statement: number | null;
   /** Multiplies the turn's score in the turn ranking. */
   factor: number;
+  /** The part of `factor` that is firstMention's (absent: not its conversation's first statement). */
+  firstMention?: number;
 }
 
 /**

@@ -75,7 +75,7 @@ export function firstStatements(
 }
 
 /** The second stage's factors with each conversation's first statement × (1 + weight) (a new map; the rest kept). */
-export function withFirstStatements<R extends { statement: number | null; factor: number }>(
+export function withFirstStatements<R extends { statement: number | null; factor: number; firstMention?: number }>(
   head: readonly { id: number }[],
   facts: ReadonlyMap<number, { sessionId: string; turnNo: number }>,
   refined: ReadonlyMap<number, R>,
@@ -84,7 +84,7 @@ export function withFirstStatements<R extends { statement: number | null; factor
   const out = new Map(refined);
   for (const id of firstStatements(head, facts, refined)) {
     const r = out.get(id);
-    if (r) out.set(id, { ...r, factor: r.factor * (1 + weight) });
+    if (r) out.set(id, { ...r, factor: r.factor * (1 + weight), firstMention: 1 + weight });
   }
   return out;
 }

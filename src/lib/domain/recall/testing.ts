@@ -15,4 +15,5 @@ export const QUIET_SIGNALS: Readonly<TurnSignals> = Object.freeze({
   answerType: null,
   statement: null,
   spread: null,
+  firstMention: null,
 });

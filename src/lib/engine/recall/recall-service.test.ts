@@ -153,8 +153,10 @@ describe('recall.search (issue 8 retrieval)', () => {
         ['assistant', 'A class pass often lowers the fees.'],
       ]);
       const res = await ask(t, 'How many pottery classes have I been to?');
-      const order = res.results.filter((r) => r.role === 'user').map((r) => r.turnNo);
-      expect(order).toEqual(firstMention ? [1, 2] : [2, 1]);
+      const users = res.results.filter((r) => r.role === 'user');
+      expect(users.map((r) => r.turnNo)).toEqual(firstMention ? [1, 2] : [2, 1]);
+      // The explain view names the signal on the turn it lifted, and on no other.
+      expect(users.map((r) => r.explain.signals.firstMention)).toEqual(firstMention ? [1.5, null] : [null, null]);
     }
   });
 

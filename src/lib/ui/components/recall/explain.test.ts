@@ -45,6 +45,7 @@ describe('signalLines', () => {
     [{ ...base, lexical: 0.6, statement: 0 }, ['lane.text', 'lexical', 'recency.timeless']],
     [{ ...base, lexical: 0.6, spread: 0.5 }, ['lane.text', 'lexical', 'spread', 'recency.timeless']],
     [{ ...base, lexical: 0.6, spread: 1 }, ['lane.text', 'lexical', 'recency.timeless']],
+    [{ ...base, lexical: 0.6, statement: 0.5, firstMention: 1.5 }, ['lane.text', 'lexical', 'statement', 'firstMention', 'recency.timeless']],
   ] as const)('shows only the signals that acted (%#)', (signals, keys) => {
     expect(signalLines(signals, 'en').map((l) => l.key)).toEqual(keys);
   });

@@ -58,6 +58,7 @@ export function signalLines(signals: TurnSignals, locale: string, kinds: RecallE
   if (signals.answerType !== null) lines.push({ key: signals.answerType ? 'answerType.yes' : 'answerType.no', params: {} });
   if (signals.statement) lines.push({ key: 'statement', params: { value: `${Math.round(signals.statement * 100)}%` } });
   if (signals.spread !== null && signals.spread < 1) lines.push({ key: 'spread', params: { value: fmt(signals.spread) } });
+  if (signals.firstMention !== null) lines.push({ key: 'firstMention', params: { value: fmt(signals.firstMention) } });
   // Matched through a category's kinds (hyponyms): "chess ← board game".
   if (kinds.length) lines.push({ key: 'kinds', params: { value: kinds.map((k) => `${k.kind} ← ${k.category}`).join(', ') } });
   lines.push({ key: `recency.${signals.recencyBasis}`, params: {} });

@@ -82,6 +82,7 @@ export const recall = {
       statement: 'States {{value}} of the question’s words about its writer (in the first person, not as a question).',
       kinds: 'Names a kind of what the question asks about (from WordNet), searched at a reduced weight: {{value}}.',
       spread: 'The question counts or compares across conversations, and its conversation is listed already: its context counts × {{value}}.',
+      firstMention: 'The first turn of its conversation to state the question’s words in the first person (where a counted fact is usually introduced): × {{value}}.',
       answerType: {
         yes: 'Holds what the question asks for (a time, a number, a place, a person, a duration).',
         no: 'Lacks what the question asks for (a time, a number, a place, a person, a duration).',

@@ -84,6 +84,7 @@ export const recall: Messages<typeof en> = {
       statement: '以第一人称陈述（而非提问）了问题中 {{value}} 的词语。',
       kinds: '提到了问题所问类别中的一种（来自 WordNet），以较低权重检索：{{value}}。',
       spread: '问题要在多段对话之间计数或比较，而它所在的对话已列出多条：其上下文得分 × {{value}}。',
+      firstMention: '它是所在对话中第一次以第一人称说出问题所问内容的一轮（要数的事通常在这里首次提到）：× {{value}}。',
       answerType: {
         yes: '包含问题所问的内容（时间、数字、地点、人物或时长）。',
         no: '缺少问题所问的内容（时间、数字、地点、人物或时长）。',
