@@ -55,7 +55,8 @@ export function spreadAcrossConversations(
 
 /**
  * A gathering question's facts are introduced once in each conversation and talked over after: "By the way, I went
- * to my cousin's wedding last month" opens a chat whose later turns ("the guest list", "the venue") repeat the words.
+ * to my first pottery class on Monday" opens a chat whose later turns ("the pottery class fees", "a class for my
+ * niece") repeat the words.
  * Of each conversation's head turns whose writer states some of the question's words (statement share > 0), the
  * earliest (lowest turn number) introduces it: its ids (firstMention, issue 8 round 4b).
  */
