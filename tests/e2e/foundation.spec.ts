@@ -94,7 +94,7 @@ test.describe('issue 2 foundation', () => {
   });
 
   test('the app makes no network request except to its own origin', async ({ page, context }) => {
-    const origin = new URL(page.url() === 'about:blank' ? 'http://127.0.0.1:4173' : page.url()).origin;
+    const origin = new URL(test.info().project.use.baseURL ?? page.url()).origin;
     const foreign: string[] = [];
     // On the context, so the service worker's own requests (precache, updates) are seen too.
     context.on('request', (r) => {
