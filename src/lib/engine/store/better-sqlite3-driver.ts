@@ -42,7 +42,7 @@ export function createBetterSqlite3Driver(db: BetterSqlite3.Database): SqlDriver
     get<T = Row>(sql: string, params?: SqlParams): T | undefined {
       return statement(sql).get(...args(params)) as T | undefined;
     },
-    transaction: createTransactionRunner(exec),
+    transaction: createTransactionRunner(exec, () => db.inTransaction),
     close() {
       cache.clear();
       db.close();

@@ -38,23 +38,53 @@ export function normaliseParam(value: SqlParam): SqlValue {
   return value;
 }
 
-/** Shared transaction logic: BEGIN IMMEDIATE at depth 0, savepoints below it. */
-export function createTransactionRunner(exec: (sql: string) => void): <T>(fn: () => T) => T {
+/**
+ * Shared transaction logic: BEGIN IMMEDIATE at depth 0, savepoints below it.
+ *
+ * A COMMIT can fail after the callback succeeded (the disk or the origin's quota is full, an I/O
+ * error, a deferred foreign key). SQLite then either rolled the transaction back itself (SQLITE_FULL,
+ * SQLITE_IOERR do) or left it open (SQLITE_BUSY, a deferred constraint): either way it is rolled back
+ * here, the depth is back at 0, and the COMMIT's own error — the one a person can act on — is what
+ * the caller sees. An error while undoing is secondary and never replaces it.
+ *
+ * `inTransaction` (sqlite3_get_autocommit) lets a transaction that is somehow still open — a ROLLBACK
+ * that itself failed — be closed before the next BEGIN, so one bad moment never poisons the connection.
+ */
+export function createTransactionRunner(exec: (sql: string) => void, inTransaction?: () => boolean): <T>(fn: () => T) => T {
   let depth = 0;
-  return <T>(fn: () => T): T => {
-    const name = `sp${depth}`;
-    exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`);
-    depth++;
+  const quietly = (sql: string): void => {
     try {
-      const result = fn();
+      exec(sql);
+    } catch {
+      /* secondary: the transaction is already gone (SQLite rolled it back), or the first error says more */
+    }
+  };
+  const undo = (outer: boolean, name: string): void => {
+    if (outer) quietly('ROLLBACK');
+    else quietly(`ROLLBACK TO ${name}; RELEASE ${name}`);
+  };
+  return <T>(fn: () => T): T => {
+    const outer = depth === 0;
+    const name = `sp${depth}`;
+    if (outer && inTransaction?.()) quietly('ROLLBACK');
+    exec(outer ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`);
+    depth++;
+    let result: T;
+    try {
+      result = fn();
       if (result instanceof Promise) throw new Error('transaction callbacks must be synchronous');
-      depth--;
-      exec(depth === 0 ? 'COMMIT' : `RELEASE ${name}`);
-      return result;
     } catch (err) {
       depth--;
-      exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
+      undo(outer, name);
       throw err;
     }
+    depth--;
+    try {
+      exec(outer ? 'COMMIT' : `RELEASE ${name}`);
+    } catch (err) {
+      undo(outer, name);
+      throw err;
+    }
+    return result;
   };
 }
