@@ -12,7 +12,8 @@ export interface EngineEnv {
   readonly clock: Clock;
   readonly ids: IdGen;
   readonly log: Logger;
-  readonly storage: { kind: StorageKind; reason: string | null };
+  /** `readOnly`: the storage was full at start-up and the database is open read-only (host/open-engine.ts). */
+  readonly storage: { kind: StorageKind; reason: string | null; readOnly?: boolean };
   readonly startedAt: number;
   /** Project setting files (OPFS in the DB worker); absent = an in-memory store for this engine. */
   readonly files?: ProjectFileStore;

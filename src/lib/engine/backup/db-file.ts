@@ -3,6 +3,7 @@ import { EngineError } from '../../domain/errors';
 import type { EngineEnv } from '../env';
 import type { SqlDriver } from '../store/driver';
 import { currentVersion, migrate } from '../store/migrate';
+import { openImage } from '../store/opfs-read-only';
 import { createSqliteWasmDriver } from '../store/sqlite-wasm-driver';
 import { dbFileAccess, type DbFileAccess } from './db-file-access';
 
@@ -113,16 +114,11 @@ export const quickCheck: QuickCheck = (driver) =>
 
 /** Opens `bytes` as a private in-memory database (freed on close). */
 function openCopy(access: DbFileAccess, bytes: Uint8Array): Database {
-  const { sqlite3 } = access;
-  const copy = new sqlite3.oo1.DB(':memory:', 'c');
-  const pointer = sqlite3.wasm.allocFromTypedArray(bytes);
-  const flags = sqlite3.capi.SQLITE_DESERIALIZE_FREEONCLOSE | sqlite3.capi.SQLITE_DESERIALIZE_RESIZEABLE;
-  const rc = sqlite3.capi.sqlite3_deserialize(copy.pointer as number, 'main', pointer, bytes.length, bytes.length, flags);
-  if (rc !== 0) {
-    copy.close();
+  try {
+    return openImage(access.sqlite3, bytes);
+  } catch {
     throw invalid('the database could not be opened');
   }
-  return copy;
 }
 
 const tablesOf = (driver: SqlDriver) =>

@@ -10,6 +10,7 @@ export function systemHandlers(env: EngineEnv): Handlers<'system.status'> {
       return {
         storage: env.storage.kind,
         storageReason: env.storage.reason,
+        readOnly: env.storage.readOnly === true,
         schemaVersion: currentVersion(driver),
         sqliteVersion: String(driver.get<{ v: string }>('SELECT sqlite_version() AS v')?.v ?? ''),
         driver: driver.kind,

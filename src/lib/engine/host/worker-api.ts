@@ -1,13 +1,8 @@
 import * as Comlink from 'comlink';
-import { systemClock, randomId } from '../../domain/clock';
 import { consoleLogger } from '../../domain/log';
-import { provideDbFileAccess } from '../backup/db-file-access';
-import { createEngine, type EngineRequest } from '../engine';
-import { opfsProjectFileStore } from '../files/opfs-project-file-store';
-import { memoryProjectFileStore } from '../files/project-file-store';
-import { migrations } from '../store/migrations';
-import { loadSqlite3, openWasmDatabase } from '../store/open-wasm';
+import type { EngineRequest } from '../engine';
 import { createDbHost, type DbHost } from './db-host';
+import { openBrowserEngine } from './open-engine';
 import type { HostEvent, HostInfo } from './messages';
 import type { IpcResponse } from '../../domain/errors';
 
@@ -35,24 +30,7 @@ export function createDbWorkerApi(): DbWorkerApi {
       host = createDbHost({
         // A guest tab's in-memory database is its own: it never serves (or uses) the tabs on OPFS.
         isolated: !persistent,
-        openEngine: async ({ waiting }) => {
-          const opened = await openWasmDatabase({ persistent, log, onWaiting: waiting });
-          // Database-file import (backup, issue 6) needs the live connection and the migrations.
-          provideDbFileAccess(opened.driver, { sqlite3: await loadSqlite3(), db: opened.db, migrations });
-          return createEngine(
-            {
-              driver: opened.driver,
-              clock: systemClock,
-              ids: randomId,
-              log,
-              storage: opened.storage,
-              startedAt: Date.now(),
-              // Project setting files in OPFS next to the database; in memory when the database is too.
-              files: persistent && typeof navigator.storage?.getDirectory === 'function' ? opfsProjectFileStore() : memoryProjectFileStore(systemClock),
-            },
-            migrations,
-          );
-        },
+        openEngine: ({ waiting }) => openBrowserEngine({ persistent, log, waiting }),
       });
       for (const l of early.splice(0)) host.subscribe(l);
     },

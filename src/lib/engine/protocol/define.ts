@@ -1,8 +1,11 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../../domain/errors';
 
-/** Codes any call may return, besides those it declares. */
-export const COMMON_ERRORS = ['INVALID_ARGUMENT', 'INTERNAL', 'DB_UNAVAILABLE'] as const satisfies readonly ErrorCode[];
+/**
+ * Codes any call may return, besides those it declares. QUOTA_EXCEEDED: any call that writes (a person's
+ * save, the app's bookkeeping, a read that records access) can meet a full disk.
+ */
+export const COMMON_ERRORS = ['INVALID_ARGUMENT', 'INTERNAL', 'DB_UNAVAILABLE', 'QUOTA_EXCEEDED'] as const satisfies readonly ErrorCode[];
 
 export interface CallSpec<I extends z.ZodType = z.ZodType, O = unknown, E extends ErrorCode = ErrorCode> {
   /** Validates what the caller sends; unknown fields are rejected (strict objects). */

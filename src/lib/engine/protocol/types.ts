@@ -5,6 +5,8 @@ export interface SystemStatus {
   storage: StorageKind;
   /** Why the database is in memory, when it is (e.g. OPFS unavailable in a private window). */
   storageReason: string | null;
+  /** The storage was full at start-up: the real database is open read-only and every write answers QUOTA_EXCEEDED. */
+  readOnly: boolean;
   schemaVersion: number;
   sqliteVersion: string;
   driver: 'sqlite-wasm' | 'better-sqlite3';

@@ -1,5 +1,6 @@
 import { EngineError } from '../../domain/errors';
 import type { SqlDriver } from './driver';
+import { classifySqliteError } from './sqlite-errors';
 
 export interface Migration {
   version: number;
@@ -30,9 +31,9 @@ export function parseMigrationFiles(files: Record<string, string>): Migration[] 
 }
 
 export function currentVersion(driver: SqlDriver): number {
-  driver.exec(
-    'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
-  );
+  // Only a database without the table is written to: reading the version must work on a read-only one.
+  if (!driver.get("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_version'"))
+    driver.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
   return driver.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_version')?.v ?? 0;
 }
 
@@ -60,10 +61,13 @@ export function migrate(driver: SqlDriver, migrations: readonly Migration[], now
       });
     } catch (cause) {
       const reason = cause instanceof Error ? cause.message : String(cause);
+      // A full disk is not a broken upgrade: say so, so the caller can open read-only and try again later.
+      const full = classifySqliteError(cause)?.code === 'QUOTA_EXCEEDED';
       throw new EngineError('MIGRATION_FAILED', `Database upgrade ${m.name} failed and was rolled back: ${reason}`, {
         migration: m.name,
         version: m.version,
         keptVersion: currentVersion(driver),
+        ...(full ? { cause: 'QUOTA_EXCEEDED' } : {}),
       });
     }
     applied.push(m.name);

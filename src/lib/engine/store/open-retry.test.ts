@@ -43,7 +43,22 @@ describe('opening a database file another context still holds', () => {
       onWaiting: () => expect.unreachable('not waiting: OPFS does not exist'),
       ...time,
     });
-    expect(outcome).toEqual({ kind: 'unavailable', reason: 'Missing required OPFS APIs.' });
+    expect(outcome).toMatchObject({ kind: 'unavailable', reason: 'Missing required OPFS APIs.' });
+    expect(time.now()).toBe(0);
+  });
+
+  it('a full disk is never "busy", even when SQLite words it as "unable to open" (issue 13): it ends at once', async () => {
+    const time = fakeTime();
+    const full = Object.assign(new Error('SQLITE_CANTOPEN: unable to open database file'), { name: 'QuotaExceededError' });
+    const outcome = await openWhileBusy({
+      attempt: async () => Promise.reject(full),
+      isBusy: (m) => BUSY_OPEN.test(m),
+      isFatal: (err) => (err as Error).name === 'QuotaExceededError',
+      waitingAfterMs: 8000,
+      onWaiting: () => expect.unreachable('not waiting: the disk is full, not held'),
+      ...time,
+    });
+    expect(outcome).toMatchObject({ kind: 'unavailable', error: full });
     expect(time.now()).toBe(0);
   });
 

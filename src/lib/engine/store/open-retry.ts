@@ -9,11 +9,13 @@
  *          └─▶ busy ─▶ (past waitingAfterMs: onWaiting once) ─▶ sleep (growing, capped) ─▶ attempt …
  *          └─▶ other ─────────────────────────────────────────▶ unavailable (its message)
  */
-export type OpenOutcome<T> = { kind: 'opened'; value: T; attempts: number } | { kind: 'unavailable'; reason: string };
+export type OpenOutcome<T> = { kind: 'opened'; value: T; attempts: number } | { kind: 'unavailable'; reason: string; error: unknown };
 
 export interface RetryOptions<T> {
   attempt: () => Promise<T>;
   isBusy: (message: string) => boolean;
+  /** A failure that is never "busy", whatever its message says (a full disk: CANTOPEN, but for want of room). */
+  isFatal?: (err: unknown) => boolean;
   /** After this long busy, `onWaiting` is told (once), so the user sees why nothing loads yet. */
   waitingAfterMs: number;
   onWaiting?: () => void;
@@ -40,7 +42,7 @@ export async function openWhileBusy<T>(opts: RetryOptions<T>): Promise<OpenOutco
       return { kind: 'opened', value: await opts.attempt(), attempts: retry + 1 };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (!opts.isBusy(message)) return { kind: 'unavailable', reason: message };
+      if (opts.isFatal?.(err) || !opts.isBusy(message)) return { kind: 'unavailable', reason: message, error: err };
       if (!told && now() - started >= opts.waitingAfterMs) {
         told = true;
         opts.onWaiting?.();

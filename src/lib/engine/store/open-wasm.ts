@@ -2,7 +2,11 @@ import sqlite3InitModule, { type Sqlite3Static, type SAHPoolUtil, type Database 
 import type { Logger } from '../../domain/log';
 import type { StorageKind } from '../protocol/types';
 import type { SqlDriver } from './driver';
+import { EngineError } from '../../domain/errors';
 import { BUSY_OPEN, openWhileBusy } from './open-retry';
+import { installOpfsFaultProbe, translateStorageFault } from './opfs-faults';
+import { openImage, readDatabaseImage, refuseWrites, translateReadOnly } from './opfs-read-only';
+import { classifySqliteError } from './sqlite-errors';
 import { createSqliteWasmDriver } from './sqlite-wasm-driver';
 
 export const DB_FILE = '/engram.sqlite3';
@@ -18,10 +22,19 @@ export function loadSqlite3(): Promise<Sqlite3Static> {
 
 export interface OpenedDatabase {
   driver: SqlDriver;
-  storage: { kind: StorageKind; reason: string | null };
+  storage: { kind: StorageKind; reason: string | null; readOnly?: boolean };
   /** The sahpool utility (export/import of the file); null in memory. */
   pool: SAHPoolUtil | null;
   db: Database;
+  /** Storage was full at start-up: this is a read-only copy of the real database (opfs-read-only.ts). */
+  readOnly?: ReadOnlyStart;
+}
+
+export interface ReadOnlyStart {
+  /** Once the engine is built on the copy (its migrations ran in memory): from then on writes are refused. */
+  lockWrites(): void;
+  /** The real database, read-write, once there is room again; null while storage is still full. */
+  reopen(): Promise<OpenedDatabase | null>;
 }
 
 export interface OpenOptions {
@@ -47,6 +60,15 @@ function tune(db: Database, persistent: boolean): void {
   db.exec('PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY; PRAGMA synchronous = FULL;');
 }
 
+/** A failure that means "the origin's storage is full" (before or after SQLite saw it). */
+export function isStorageFull(err: unknown): boolean {
+  if ((err as { name?: string } | null)?.name === 'QuotaExceededError') return true;
+  const message = err instanceof Error ? err.message : String(err);
+  if (/exceed its storage quota|QuotaExceeded/i.test(message)) return true;
+  if (err instanceof EngineError) return err.code === 'QUOTA_EXCEEDED' || err.details?.cause === 'QUOTA_EXCEEDED';
+  return classifySqliteError(translateStorageFault(err))?.code === 'QUOTA_EXCEEDED';
+}
+
 async function openOpfs(sqlite3: Sqlite3Static): Promise<OpenedDatabase> {
   const options = {
     name: POOL_NAME,
@@ -57,23 +79,35 @@ async function openOpfs(sqlite3: Sqlite3Static): Promise<OpenedDatabase> {
     initialCapacity: 6,
   };
   const pool = await sqlite3.installOpfsSAHPoolVfs(options as Parameters<Sqlite3Static['installOpfsSAHPoolVfs']>[0]);
+  if (pool.isPaused()) await pool.unpauseVfs();
   const db = new pool.OpfsSAHPoolDb(DB_FILE);
-  tune(db, true);
-  return { driver: createSqliteWasmDriver(db), storage: { kind: 'opfs', reason: null }, pool, db };
+  try {
+    tune(db, true);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const driver = createSqliteWasmDriver(db, { capi: sqlite3.capi, translateError: translateStorageFault });
+  return { driver, storage: { kind: 'opfs', reason: null }, pool, db };
 }
 
 /**
  * Opens the database on OPFS (sahpool VFS). While another context still holds the file it keeps trying
  * (open-retry.ts) — an empty in-memory database in its place would lose everything the user then
- * writes. Only when OPFS cannot be used at all (a private window, no storage access) does it open in
- * memory, and says why: the UI then shows a permanent "nothing is saved" banner.
+ * writes. When the origin's storage is full, the real database opens read-only from a copy of its files
+ * (`readOnly`; writes answer QUOTA_EXCEEDED until there is room). Only when OPFS cannot be used at all
+ * (a private window, no storage access) does it open in memory, and says why: the UI then shows a
+ * permanent "nothing is saved" banner.
  */
 export async function openWasmDatabase(opts: OpenOptions): Promise<OpenedDatabase> {
   const sqlite3 = await loadSqlite3();
   if (!opts.persistent) return inMemory(sqlite3, 'guest');
+  // Before any handle is made: an OPFS write that fails for want of quota is then told apart from an I/O error.
+  installOpfsFaultProbe();
   const outcome = await openWhileBusy({
     attempt: () => openOpfs(sqlite3),
     isBusy: (message) => BUSY_OPEN.test(message),
+    isFatal: isStorageFull,
     waitingAfterMs: opts.waitingAfterMs ?? 8000,
     onWaiting: () => {
       opts.log.warn('db.open-waiting');
@@ -81,12 +115,53 @@ export async function openWasmDatabase(opts: OpenOptions): Promise<OpenedDatabas
     },
   });
   if (outcome.kind === 'opened') return outcome.value;
+  if (isStorageFull(outcome.error)) {
+    opts.log.warn('db.storage-full-at-start');
+    return openReadOnlyCopy(sqlite3, opts.log, null);
+  }
   opts.log.warn('db.opfs-unavailable', { reason: outcome.reason.slice(0, 200) });
   return inMemory(sqlite3, 'opfs-unavailable');
+}
+
+/**
+ * The database opened but could not be brought up to date (a migration or re-index needs room the
+ * disk does not have): close it, let go of the files, and open the read-only copy instead.
+ */
+export async function fallBackToReadOnly(opened: OpenedDatabase, log: Logger): Promise<OpenedDatabase> {
+  opened.driver.close();
+  opened.pool?.pauseVfs();
+  log.warn('db.storage-full-at-start', { stage: 'upgrade' });
+  return openReadOnlyCopy(await loadSqlite3(), log, opened.pool);
+}
+
+async function openReadOnlyCopy(sqlite3: Sqlite3Static, log: Logger, pausedPool: SAHPoolUtil | null): Promise<OpenedDatabase> {
+  const { image, frames } = await readDatabaseImage(`.${POOL_NAME}`, DB_FILE);
+  log.info('db.read-only-copy', { bytes: image.byteLength, walFrames: frames });
+  const db = openImage(sqlite3, image);
+  db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;');
+  const driver = createSqliteWasmDriver(db, { capi: sqlite3.capi, translateError: translateReadOnly });
+  return {
+    driver,
+    storage: { kind: 'opfs', reason: 'storage-full', readOnly: true },
+    pool: null,
+    db,
+    readOnly: {
+      lockWrites: () => refuseWrites(sqlite3, db),
+      async reopen() {
+        try {
+          if (pausedPool?.isPaused()) await pausedPool.unpauseVfs();
+          return await openOpfs(sqlite3);
+        } catch (err) {
+          if (isStorageFull(err)) return null;
+          throw err;
+        }
+      },
+    },
+  };
 }
 
 function inMemory(sqlite3: Sqlite3Static, why: 'guest' | 'opfs-unavailable'): OpenedDatabase {
   const db = new sqlite3.oo1.DB(':memory:', 'c');
   tune(db, false);
-  return { driver: createSqliteWasmDriver(db), storage: { kind: 'memory', reason: why }, pool: null, db };
+  return { driver: createSqliteWasmDriver(db, { capi: sqlite3.capi }), storage: { kind: 'memory', reason: why }, pool: null, db };
 }

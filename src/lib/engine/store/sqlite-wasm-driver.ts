@@ -12,7 +12,32 @@ import {
 /** Prepared statements are cached per SQL text: the hot paths (store a turn, recall) reuse them. */
 const CACHE_LIMIT = 256;
 
-export function createSqliteWasmDriver(db: Database): SqlDriver {
+/** The one C call the driver needs beyond oo1: whether a transaction is open (sqlite3_get_autocommit). */
+export interface AutocommitProbe {
+  sqlite3_get_autocommit(db: number): number;
+}
+
+export interface WasmDriverOptions {
+  /** Lets the transaction runner see a transaction SQLite left open (without it: assumed closed). */
+  capi?: AutocommitProbe;
+  /**
+   * Turns a failure into the one that says what happened (store/opfs-faults.ts: an I/O error that was
+   * really a full quota becomes SQLITE_FULL). Returns the error to throw.
+   */
+  translateError?: (err: unknown) => unknown;
+}
+
+export function createSqliteWasmDriver(db: Database, opts: WasmDriverOptions = {}): SqlDriver {
+  const { capi, translateError } = opts;
+  /** Runs one driver operation; a failure leaves as the error that names its real cause. */
+  const guard = <T>(op: () => T): T => {
+    if (!translateError) return op();
+    try {
+      return op();
+    } catch (err) {
+      throw translateError(err);
+    }
+  };
   const cache = new Map<string, PreparedStatement>();
 
   function statement(sql: string): PreparedStatement {
@@ -55,31 +80,35 @@ export function createSqliteWasmDriver(db: Database): SqlDriver {
   }
 
   const exec = (sql: string): void => {
-    db.exec(sql);
+    guard(() => db.exec(sql));
   };
 
   return {
     kind: 'sqlite-wasm',
     exec,
     run(sql, params): RunResult {
-      withStatement(sql, params, (stmt) => {
-        while (stmt.step()) {
-          /* drain RETURNING rows, if any */
-        }
+      return guard(() => {
+        withStatement(sql, params, (stmt) => {
+          while (stmt.step()) {
+            /* drain RETURNING rows, if any */
+          }
+        });
+        return { changes: Number(db.changes()) };
       });
-      return { changes: Number(db.changes()) };
     },
     all<T = Row>(sql: string, params?: SqlParams): T[] {
-      return withStatement(sql, params, (stmt) => {
-        const rows: T[] = [];
-        while (stmt.step()) rows.push(stmt.get({}) as T);
-        return rows;
-      });
+      return guard(() =>
+        withStatement(sql, params, (stmt) => {
+          const rows: T[] = [];
+          while (stmt.step()) rows.push(stmt.get({}) as T);
+          return rows;
+        }),
+      );
     },
     get<T = Row>(sql: string, params?: SqlParams): T | undefined {
-      return withStatement(sql, params, (stmt) => (stmt.step() ? (stmt.get({}) as T) : undefined));
+      return guard(() => withStatement(sql, params, (stmt) => (stmt.step() ? (stmt.get({}) as T) : undefined)));
     },
-    transaction: createTransactionRunner(exec),
+    transaction: createTransactionRunner(exec, capi ? () => capi.sqlite3_get_autocommit(db.pointer as number) === 0 : undefined),
     close(): void {
       for (const stmt of cache.values()) stmt.finalize();
       cache.clear();
