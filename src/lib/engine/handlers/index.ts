@@ -8,6 +8,7 @@ import { recallHandlers } from './recall';
 import { maintenanceHandlers } from './maintenance';
 import { memoryHandlers } from './memory';
 import { settingsHandlers } from './settings';
+import { storageHandlers } from './storage';
 import { systemHandlers } from './system';
 
 export type Handler<M extends Method> = (input: Parsed<M>) => Output<M> | Promise<Output<M>>;
@@ -31,5 +32,7 @@ export function handlerSet(services: Services): HandlerMap {
     ...contextFileHandlers(services),
     // backup (issue 6)
     ...backupHandlers(services),
+    // storage (issue 13)
+    ...storageHandlers(env),
   };
 }

@@ -156,6 +156,9 @@ const paths: Record<Method, Paths> = {
   'backup.exportDbFile': strict,
   'backup.checkDbFile': () => [{ file: notADatabase() }, { file: new Blob([]) }],
   'backup.importDbFile': () => [{ file: notADatabase(), confirm: true }],
+  // storage (issue 13)
+  'storage.usage': strict,
+  'storage.reclaim': strict,
 };
 
 function minimalExport() {

@@ -21,7 +21,7 @@ import * as memoryInput from '../memory/schemas';
 import type * as Ctx from '../context/types';
 import type * as Backup from '../backup';
 import * as backupInput from '../backup/schemas';
-import type { IntegrityReport, JobRun, MaintenanceReport, SystemStatus } from './types';
+import type { IntegrityReport, JobRun, MaintenanceReport, StorageReclaim, StorageUsage, SystemStatus } from './types';
 import type { ReindexReport } from '../store/fts-reindex';
 
 const none = z.strictObject({});
@@ -537,6 +537,15 @@ export const contract = {
     input: z.strictObject({ file: backupInput.file, confirm: z.literal(true) }),
     errors: ['UNSUPPORTED_VERSION'],
   }),
+
+  // ── storage (issue 13) ────────────────────────────────────────────────────
+  /** What uses the database's space, by area (conversations, memories, writing, app), and its free pages. */
+  'storage.usage': call<StorageUsage>()({ input: none }),
+  /**
+   * "Free space now": the write-ahead log is written back and emptied (a checkpoint, which cannot run in
+   * a write transaction — hence no write call; it changes no row). On a full disk, room for new writes.
+   */
+  'storage.reclaim': call<StorageReclaim>()({ input: none }),
 } as const satisfies Record<string, CallSpec>;
 
 export type Contract = typeof contract;

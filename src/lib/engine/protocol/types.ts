@@ -37,3 +37,24 @@ export interface JobRun {
   finishedAt: number;
   result: Record<string, unknown>;
 }
+
+/** Where the database's space goes (issue 13: the storage page's "what uses space"). */
+export type StorageArea = 'conversations' | 'memories' | 'writing' | 'app';
+
+export interface StorageUsage {
+  /** The database file (page_count × page_size). */
+  totalBytes: number;
+  /** Pages freed by deletions: new writes reuse them before the file grows. */
+  freeBytes: number;
+  /** Bytes by area, largest first (free pages not included). */
+  areas: { area: StorageArea; bytes: number }[];
+}
+
+export interface StorageReclaim {
+  /** Frames the write-ahead log held (each written back to the database) before it was emptied. */
+  walFrames: number;
+  /** Roughly what the log held (frames × page size), now returned to the device. */
+  walBytes: number;
+  /** False when the log could not be emptied (a reader held it): try again. */
+  complete: boolean;
+}

@@ -11,6 +11,8 @@ import { localDb } from '../local/local-db';
 import { createOutbox, type Outbox, type RefusedWrite, type RetryOutcome } from '../local/outbox';
 
 const STATUS_RETRY_MS = 2000;
+/** While the database is read-only for want of room, how often the page looks whether saving is back. */
+const READ_ONLY_RECHECK_MS = 5000;
 
 /**
  * The page's one connection to the engine: starts the DB worker and the jobs worker, joins them with a
@@ -90,7 +92,10 @@ class Connection {
     if (res.ok) {
       this.status = res.data;
       this.startupError = null;
-      await this.outbox.drain();
+      // The engine switches to the writable database by itself once there is room; the page follows.
+      if (res.data.readOnly) this.#retryStatusSoon(READ_ONLY_RECHECK_MS);
+      // Kept writes wait for a database that can take them.
+      else await this.outbox.drain();
       await this.refreshOutbox();
     } else {
       // Shown, never swallowed: without a database nothing the user writes reaches it (the outbox keeps
@@ -118,12 +123,12 @@ class Connection {
     await this.refreshOutbox();
   }
 
-  #retryStatusSoon(): void {
+  #retryStatusSoon(ms = STATUS_RETRY_MS): void {
     if (this.#statusRetry) return;
     this.#statusRetry = setTimeout(() => {
       this.#statusRetry = null;
       void this.#refreshStatus();
-    }, STATUS_RETRY_MS);
+    }, ms);
   }
 
   /**

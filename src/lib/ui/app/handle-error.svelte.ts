@@ -41,6 +41,7 @@ const REASON_KEYS: Partial<Record<string, (reason: string) => string>> = {
   DB_UNAVAILABLE: (reason) => `common:errors.reasons.${reason}`,
   MODEL_UNAVAILABLE: (reason) => `common:errors.model.${reason}`,
   TIMEOUT: (reason) => `common:errors.model.${reason}`,
+  QUOTA_EXCEEDED: (reason) => `storage:quota.${reason}`,
 };
 
 type ShownError = IpcError | { code: string; message: string; details?: Record<string, unknown> };
@@ -59,7 +60,7 @@ function modelVars(): Record<string, string> {
 export function errorText(error: ShownError): string {
   const reason = error.details?.reason;
   const key = typeof reason === 'string' ? REASON_KEYS[error.code]?.(reason) : undefined;
-  const byReason = key ? tDynamic(key, error.code === 'DB_UNAVAILABLE' ? {} : modelVars()) : null;
+  const byReason = key ? tDynamic(key, error.code === 'MODEL_UNAVAILABLE' || error.code === 'TIMEOUT' ? modelVars() : {}) : null;
   if (byReason !== null && byReason !== key) {
     // The CORS fix needs this page's own address (what OLLAMA_ORIGINS must allow).
     if (reason === 'cors') return `${byReason} ${t('settings:model.corsHint', { origin: typeof location === 'undefined' ? '' : location.origin })}`;
@@ -68,10 +69,17 @@ export function errorText(error: ShownError): string {
   return tDynamic(`common:errors.${error.code}`, { message: error.message });
 }
 
+/** What a person can do about a failure, as the notice's button: a full disk leads to the storage page. */
+function actionFor(error: ShownError): Notice['action'] {
+  if (error.code !== 'QUOTA_EXCEEDED') return undefined;
+  return { label: t('storage:openStorage'), run: async () => (await import('$app/navigation')).goto('/settings#storage') };
+}
+
 export function handleError(error: unknown, context: string): void {
   const ipc = toIpcError(error);
   console.warn(`[engram] ${context} failed`, ipc.code);
-  notices.push({ kind: 'error', text: errorText(ipc) }, 10_000);
+  const action = actionFor(ipc);
+  notices.push({ kind: 'error', text: errorText(ipc), ...(action ? { action } : {}) }, 10_000);
 }
 
 function toIpcError(error: unknown): IpcError {

@@ -71,6 +71,25 @@ describe('outbox: writes made while no database is reachable', () => {
     expect(msgs.map((m) => m.content)).toEqual(['one', 'two', 'three']);
   });
 
+  it('a drain that meets a full disk keeps the writes waiting, in order, and applies them once there is room (issue 13)', async () => {
+    const { state, engine } = await switchableEngine();
+    state.down = false;
+    const session = expectOk(await engine.call('session.create', {}));
+    state.down = true;
+    const db = freshDb();
+    let full = true;
+    const filling: EngineCaller = {
+      call: (method, input, opts) => (full && !state.down ? Promise.resolve(fail('QUOTA_EXCEEDED', 'no room')) : engine.call(method, input, opts)),
+    };
+    const outbox = createOutbox(db, filling);
+    for (const content of ['a', 'b']) await outbox.write('message.append', { sessionId: session.id, role: 'user', content });
+    state.down = false;
+    expect(await outbox.drain()).toEqual({ applied: 0, remaining: 2, refused: 0 });
+    full = false;
+    expect(await outbox.drain()).toEqual({ applied: 2, remaining: 0, refused: 0 });
+    expect(expectOk(await engine.call('message.list', { sessionId: session.id })).map((m) => m.content)).toEqual(['a', 'b']);
+  });
+
   it('a write the engine refuses is kept with its error (never dropped), does not block the others, and waits for retry or discard', async () => {
     const { state, engine } = await switchableEngine();
     state.down = false;

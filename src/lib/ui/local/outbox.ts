@@ -45,7 +45,8 @@ export function createOutbox(db: LocalDb, engine: EngineCaller, newOpId: () => s
       await db.outbox.delete(row.opId);
       return { kind: 'applied' };
     }
-    if (res.error.code === 'DB_UNAVAILABLE') {
+    // No database, or no room in it yet: the write waits (in order) rather than being refused.
+    if (res.error.code === 'DB_UNAVAILABLE' || res.error.code === 'QUOTA_EXCEEDED') {
       await db.outbox.update(row.opId, { attempts: row.attempts + 1, lastError: res.error.code, refused: undefined });
       return { kind: 'queued' };
     }
