@@ -100,7 +100,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return 0;
     }
     const dbPath = resolveDbPath({ db: cmd.args.db, projectRoot: cmd.args['project-root'], cwd: io.cwd });
-    db = openFileEngine({ dbPath, log: cmd.args.verbose ? stderrLogger(io) : undefined });
+    db = openFileEngine({
+      dbPath,
+      log: cmd.args.verbose ? stderrLogger(io) : undefined,
+      command: cmd.name,
+      // A write waits for another process's lock: say whose, while waiting (issue 13).
+      onLockWait: (holders) => io.stderr(`${JSON.stringify({ waiting: { message: `Waiting for the database: ${holders} is writing to it.` } })}\n`),
+    });
     const out = await dispatch({ cmd, db, io });
     if (out !== null) io.stdout(`${JSON.stringify(out)}\n`);
     return 0;

@@ -3,25 +3,33 @@
  * better-sqlite3 and builds the very engine the DB worker runs on it: same migrations (read from disk:
  * `import.meta.glob` exists only under Vite), same handlers, same contract.
  *
- *   <projectRoot>/.engram/conversation-memory.db      (ARCHITECTURE §10; or --db <path>)
- *   <projectRoot>/.engram/projects/<id>/.engram/…     project setting files (the OPFS layout)
+ *   <projectRoot>/.engram/conversation-memory.db                         (ARCHITECTURE §10; or --db <path>)
+ *   <projectRoot>/.engram/conversation-memory.db-engram/projects/<id>/…  its project setting files (the OPFS layout)
+ *   <projectRoot>/.engram/conversation-memory.db-engram/processes/<pid>  who has it open (db-presence.ts)
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { randomId, systemClock, type Clock, type IdGen } from '../domain/clock';
+import { EngineError } from '../domain/errors';
 import { silentLogger, type Logger } from '../domain/log';
 import { createEngine, type Engine } from '../engine/engine';
 import { createBetterSqlite3Driver } from '../engine/store/better-sqlite3-driver';
 import type { SqlDriver } from '../engine/store/driver';
-import type { Migration } from '../engine/store/migrate';
+import { SEGMENTER_VERSION } from '../domain/text';
+import { storedSegmenterVersion } from '../engine/store/fts-reindex';
+import { currentVersion, type Migration } from '../engine/store/migrate';
 import { loadMigrationsFromDisk } from '../engine/store/migrations-fs';
+import { describeHolders, joinPresence, type Presence } from './db-presence';
 import { fsProjectFileStore } from './fs-project-file-store';
+import { sidecarDir } from './sidecar';
 
 export const DB_FOLDER = '.engram';
 export const DB_FILE_NAME = 'conversation-memory.db';
 /** 002 REQ-LTM-008: a writer waits this long for another process's write lock before giving up. */
 export const BUSY_TIMEOUT_MS = 5000;
+/** While waiting for the write lock, how soon the wait is announced (and the holder named). */
+const LOCK_SLICE_MS = 1000;
 
 /** `--db` wins; otherwise `<projectRoot>/.engram/conversation-memory.db` (projectRoot defaults to the working directory). */
 export function resolveDbPath(opts: { db?: string; projectRoot?: string; cwd?: string }): string {
@@ -37,6 +45,8 @@ export interface FileEngine {
   /** True when this call created the database file. */
   created: boolean;
   journalMode: string;
+  /** The other Engram processes on this database, and this one's notes (db-presence.ts). */
+  presence: Presence;
   close(): void;
 }
 
@@ -57,15 +67,61 @@ function tune(db: Database.Database): string {
   return mode;
 }
 
-export function openFileEngine(opts: { dbPath: string; clock?: Clock; ids?: IdGen; log?: Logger }): FileEngine {
+/**
+ * Project setting files used to live in `<folder>/projects`, shared by every database in the folder.
+ * The default database takes them over (it is the one they were written for unless `--db` was used).
+ */
+function adoptLegacyProjectFiles(dbPath: string): void {
+  const legacy = join(dirname(dbPath), 'projects');
+  const target = join(sidecarDir(dbPath), 'projects');
+  if (basename(dbPath) !== DB_FILE_NAME || !existsSync(legacy) || existsSync(target)) return;
+  mkdirSync(sidecarDir(dbPath), { recursive: true });
+  renameSync(legacy, target);
+}
+
+export interface OpenFileOptions {
+  dbPath: string;
+  clock?: Clock;
+  ids?: IdGen;
+  log?: Logger;
+  /** The CLI command that opens it (`store`, `import` …), for the notes other processes read. */
+  command?: string;
+  /** This process waits for another's write lock: `holders` says whose ("process 4242 (`import` …)"). */
+  onLockWait?: (holders: string) => void;
+}
+
+/**
+ * Readers never wait for writers (issue 13 defect 3): start-up takes the write lock only when there is
+ * something to set up (a new file, a migration, a re-index); a database that is up to date is opened
+ * with reads alone, so `recall` runs while another process imports. A write that finds the lock taken
+ * says who holds it, and fails after BUSY_TIMEOUT_MS naming them.
+ */
+export function openFileEngine(opts: OpenFileOptions): FileEngine {
   const { dbPath } = opts;
   mkdirSync(dirname(dbPath), { recursive: true });
   const created = !existsSync(dbPath);
   const db = new Database(dbPath, { timeout: BUSY_TIMEOUT_MS });
+  const presence = joinPresence(dbPath, opts.command ?? 'open');
   try {
     const journalMode = tune(db);
-    const driver = createBetterSqlite3Driver(db);
+    const busy = () =>
+      new EngineError('DB_UNAVAILABLE', `The database is busy: ${describeHolders(presence.others())} is writing to it. Try again when it has finished.`, {
+        reason: 'busy',
+      });
+    const driver = createBetterSqlite3Driver(db, {
+      lockWait: {
+        busyTimeoutMs: BUSY_TIMEOUT_MS,
+        sliceMs: LOCK_SLICE_MS,
+        onLockWait: () => {
+          presence.waiting(true);
+          opts.onLockWait?.(describeHolders(presence.others()));
+        },
+        onLockWaitOver: () => presence.waiting(false),
+      },
+      translateError: (err) => (/^SQLITE_BUSY/.test((err as { code?: string }).code ?? '') ? busy() : err),
+    });
     const clock = opts.clock ?? systemClock;
+    adoptLegacyProjectFiles(dbPath);
     const env = {
       driver,
       clock,
@@ -74,16 +130,32 @@ export function openFileEngine(opts: { dbPath: string; clock?: Clock; ids?: IdGe
       // StorageKind has no 'file' (the app never sees this host); the reason says what it really is.
       storage: { kind: 'memory' as const, reason: 'node-file-database' },
       startedAt: clock.now(),
-      files: fsProjectFileStore(dirname(dbPath)),
+      files: fsProjectFileStore(sidecarDir(dbPath)),
     };
     diskMigrations ??= loadMigrationsFromDisk();
     const migrations = diskMigrations;
-    // One write transaction around start-up (migrations, segmenter check): two processes opening a new
-    // file at once run them one after the other instead of both trying to create the same tables.
-    const engine = driver.transaction(() => createEngine(env, migrations));
-    return { engine, driver, dbPath, created, journalMode, close: () => engine.close() };
+    const upToDate = () =>
+      db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_version'").get() !== undefined &&
+      currentVersion(driver) === (migrations.at(-1)?.version ?? 0) &&
+      storedSegmenterVersion(driver) === SEGMENTER_VERSION;
+    // Something to set up: one write transaction around it, so two processes opening a new file at once
+    // run the migrations one after the other instead of both creating the same tables.
+    const engine = upToDate() ? createEngine(env, migrations) : driver.transaction(() => createEngine(env, migrations));
+    return {
+      engine,
+      driver,
+      dbPath,
+      created,
+      journalMode,
+      presence,
+      close: () => {
+        engine.close();
+        presence.leave();
+      },
+    };
   } catch (err) {
     db.close();
+    presence.leave();
     throw err;
   }
 }
