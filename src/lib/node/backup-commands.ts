@@ -3,12 +3,13 @@
  * through the app's own backup calls, so a file written here opens in the app and the other way round:
  *
  *   export: backup.exportBegin ─▶ exportChunk … done ─▶ --out file (written beside, then renamed) or stdout
- *   import: file | stdin ─▶ backup.importPreview (validate) ─▶ importApply (one transaction) ─▶ importFiles
+ *   import: file | stdin ─▶ backup.importPreview (validate, no dry run) ─▶ importStep … (bounded
+ *           transactions; a process waiting for the lock gets its turn between them) ─▶ importFiles
  */
 import { closeSync, mkdirSync, openAsBlob, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { ExportScope } from '../domain/backup';
+import { checkFileSize, MAX_BACKUP_BYTES, type ExportScope } from '../domain/backup';
 import { EngineError } from '../domain/errors';
 import type { CommandArgs } from './args';
 import { callerFor } from './engine-call';
@@ -65,10 +66,32 @@ export async function exportCommand(ctx: { db: FileEngine; args: CommandArgs<'ex
   };
 }
 
-async function readAll(stream: Readable): Promise<Blob> {
+/** stdin as a Blob — refused as soon as it grows past the largest importable file, not after buffering it all. */
+export async function readAll(stream: Readable, maxBytes = MAX_BACKUP_BYTES): Promise<Blob> {
   const parts: Uint8Array<ArrayBuffer>[] = [];
-  for await (const part of stream) parts.push(new Uint8Array(typeof part === 'string' ? Buffer.from(part) : (part as Buffer)));
+  let bytes = 0;
+  for await (const part of stream) {
+    const chunk = new Uint8Array(typeof part === 'string' ? Buffer.from(part) : (part as Buffer));
+    bytes += chunk.byteLength;
+    if (bytes > maxBytes) {
+      stream.destroy();
+      checkFileSize(Number.MAX_SAFE_INTEGER, '<file>');
+    }
+    parts.push(chunk);
+  }
   return new Blob(parts);
+}
+
+/** Rows per import step: a fraction of a second of writing, so a waiting writer is never kept long. */
+export const IMPORT_STEP_ROWS = 1000;
+/** Between steps, how long the import steps aside at most while another process waits for the lock. */
+const STEP_ASIDE_MS = 2000;
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/** SQLite hands the lock to whoever asks first: an import that asks right after each commit would keep it. */
+async function letWaitersIn(db: FileEngine): Promise<void> {
+  const until = Date.now() + STEP_ASIDE_MS;
+  while (Date.now() < until && db.presence.others().some((n) => n.waiting)) await sleep(20);
 }
 
 async function openFile(path: string): Promise<Blob> {
@@ -84,7 +107,8 @@ export async function importCommand(ctx: { db: FileEngine; args: CommandArgs<'im
   const path = args.positionals[0];
   const file = path === undefined || path === '-' ? await readAll(ctx.stdin()) : await openFile(path);
   const call = callerFor(db.engine, { file: '<file>', mode: '--mode' });
-  const preview = await call('backup.importPreview', { file, mode: args.mode });
+  // No dry run: counting what the file would change holds the write lock as long as writing it.
+  const preview = await call('backup.importPreview', { file, mode: args.mode, dryRun: false });
   if (args.mode === 'replace' && !args.yes) {
     await db.engine.call('backup.importDiscard', { token: preview.token });
     throw new EngineError(
@@ -93,7 +117,17 @@ export async function importCommand(ctx: { db: FileEngine; args: CommandArgs<'im
       { fields: ['--yes'] },
     );
   }
-  const result = await call('backup.importApply', { token: preview.token, mode: args.mode });
-  const files = await call('backup.importFiles', { token: preview.token });
-  return importShape(result, files);
+  db.presence.writing(true);
+  try {
+    for (;;) {
+      const step = await call('backup.importStep', { token: preview.token, mode: args.mode, maxRows: IMPORT_STEP_ROWS });
+      if (step.done) {
+        const files = await call('backup.importFiles', { token: preview.token });
+        return importShape(step, files);
+      }
+      await letWaitersIn(db);
+    }
+  } finally {
+    db.presence.writing(false);
+  }
 }

@@ -47,6 +47,20 @@ const MAX_LISTED_CONFLICTS = 100;
 type Blocked = 'conflict' | 'duplicate';
 
 export function applyImport(driver: SqlDriver, file: EngramExport, mode: ImportMode): ApplyReport {
+  const steps = importSteps(driver, file, mode);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The same import, one row at a time: each `next()` writes one more row (the first removes what a
+ * replace clears), the last returns the report. `applyImport` runs it whole inside one transaction;
+ * the Node host runs it in bounded steps, each its own transaction (backup.importStep), so a long
+ * import lets other processes write between steps (issue 13 defect 3).
+ */
+export function* importSteps(driver: SqlDriver, file: EngramExport, mode: ImportMode): Generator<void, ApplyReport, void> {
   const lookup = createRowLookup(driver);
   const counts = Object.fromEntries(
     REGISTRY.map((e) => [e.spec.name, { ...emptyCounts(), incoming: file.tables[e.spec.name].length }]),
@@ -58,7 +72,10 @@ export function applyImport(driver: SqlDriver, file: EngramExport, mode: ImportM
   const inserted = new Map<TableName, Set<number>>(REGISTRY.map((e) => [e.spec.name, new Set()]));
 
   const clearProjects = ownedProjects(driver, file.scope);
-  if (mode === 'replace') removeScope(driver, file.scope, counts);
+  if (mode === 'replace') {
+    removeScope(driver, file.scope, counts);
+    yield;
+  }
 
   const keyColumn = (e: EngineTable) => (e.spec.key.length === 1 ? (e.spec.key[0] as string) : null);
 
@@ -187,12 +204,16 @@ export function applyImport(driver: SqlDriver, file: EngramExport, mode: ImportM
         return local !== undefined && decide({ table: e.spec, mode, incoming: r, local: local.row }) === 'conflict';
       });
     const c = counts[e.spec.name];
-    for (const row of rows) c[importRow(e, row, forceConflict)]++;
+    for (const row of rows) {
+      c[importRow(e, row, forceConflict)]++;
+      yield;
+    }
   }
   return { mode, tables: counts, conflicts, conflictsTotal, clearProjects };
 }
 
-function ownedProjects(driver: SqlDriver, scope: ExportScope): string[] {
+/** Projects whose setting files a replace of `scope` clears (those it owns now). */
+export function ownedProjects(driver: SqlDriver, scope: ExportScope): string[] {
   if (scope.kind === 'session') return [];
   if (scope.kind === 'project') return [scope.id];
   return driver.all<{ id: string }>('SELECT id FROM projects ORDER BY id').map((r) => r.id);

@@ -1,5 +1,6 @@
 import {
   checkFileSize,
+  emptyCounts,
   sniffExportHead,
   SNIFF_BYTES,
   type ConflictItem,
@@ -11,8 +12,9 @@ import {
 } from '../../domain/backup';
 import { EngineError } from '../../domain/errors';
 import type { EngineEnv } from '../env';
+import type { SqlDriver } from '../store/driver';
 import type { ProjectFileStore } from '../files/project-file-store';
-import { applyImport, type ApplyReport } from './import-apply';
+import { applyImport, importSteps, ownedProjects, type ApplyReport } from './import-apply';
 import { clearPendingFiles, readPendingFiles, recordPendingFiles, type PendingFiles } from './file-journal';
 import { carryOut, planFiles, type FilePlan, type FilesReport } from './import-files';
 import { readExportFile } from './read-export';
@@ -49,6 +51,9 @@ export interface ImportPreview {
 
 export type ImportResult = Omit<ImportPreview, 'files' | 'file'> & { filesPending: number };
 
+/** One bounded step of an import (backup.importStep): rows written so far; the result once done. */
+export type ImportStepResult = { done: false; rowsDone: number; rowsTotal: number } | ({ done: true; rowsDone: number; rowsTotal: number } & ImportResult);
+
 interface Staged {
   token: string;
   file: EngramExport;
@@ -57,12 +62,23 @@ interface Staged {
   /** The files each previewed mode would write and remove (planned where reading files is possible: async). */
   plans: Partial<Record<ImportMode, FilePlan & { clearProjects: string[] }>>;
   applied: { mode: ImportMode; files: FilesReport } | null;
+  /** An import being written in steps (importStep): where it stands. */
+  stepping: { mode: ImportMode; steps: Generator<void, ApplyReport, void>; rowsDone: number; rowsTotal: number } | null;
 }
 
 const STAGE_TTL_MS = 30 * 60_000;
 
 /** Thrown inside the preview's transaction to roll it back. */
 class PreviewRollback extends Error {}
+
+/** A preview without its dry run: what the file brings, nothing about what it would change. */
+function uncounted(driver: SqlDriver, file: EngramExport, mode: ImportMode): ApplyReport {
+  const tables = Object.fromEntries(Object.entries(file.tables).map(([name, rows]) => [name, { ...emptyCounts(), incoming: rows.length }])) as Record<
+    TableName,
+    TableCounts
+  >;
+  return { mode, tables, conflicts: [], conflictsTotal: 0, clearProjects: ownedProjects(driver, file.scope) };
+}
 
 export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clock' | 'ids' | 'log'>; files: ProjectFileStore | undefined }) {
   const { driver, clock, ids, log } = deps.env;
@@ -106,7 +122,7 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
     const rows = Object.values(file.tables).reduce((n, r) => n + r.length, 0);
     log.info('backup.import-staged', { bytes: blob.size, rows, files: file.files.length, from: migratedFrom });
     const token = `import-${ids()}`;
-    staged = { token, file, info, stagedAt: clock.now(), plans: {}, applied: null };
+    staged = { token, file, info, stagedAt: clock.now(), plans: {}, applied: null, stepping: null };
     // A file nobody applies or discards must not hold the worker's memory until the next import.
     const timer = setTimeout(() => {
       if (staged?.token === token) staged = null;
@@ -116,17 +132,24 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
   }
 
   return {
-    async preview(input: { mode: ImportMode } & ({ file: Blob } | { token: string })): Promise<ImportPreview> {
+    /**
+     * `dryRun: false` reads, validates and plans without counting what the import would do: the count
+     * is a rolled-back apply, which holds the write lock as long as the apply itself (the Node host
+     * imports in steps instead, and reports the counts at the end).
+     */
+    async preview(input: { mode: ImportMode; dryRun?: boolean } & ({ file: Blob } | { token: string })): Promise<ImportPreview> {
       const s = 'file' in input ? await stage(input.file) : mustGet(input.token);
       let report: ApplyReport | null = null;
-      try {
-        driver.transaction(() => {
-          report = applyImport(driver, s.file, input.mode);
-          throw new PreviewRollback();
-        });
-      } catch (err) {
-        if (!(err instanceof PreviewRollback)) throw err;
-      }
+      if (input.dryRun === false) report = uncounted(driver, s.file, input.mode);
+      else
+        try {
+          driver.transaction(() => {
+            report = applyImport(driver, s.file, input.mode);
+            throw new PreviewRollback();
+          });
+        } catch (err) {
+          if (!(err instanceof PreviewRollback)) throw err;
+        }
       const r = report as unknown as ApplyReport;
       const plan = await planFiles({ store: deps.files, files: s.file.files, mode: input.mode, clearProjects: r.clearProjects });
       s.plans[input.mode] = { ...plan, clearProjects: r.clearProjects };
@@ -153,6 +176,57 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
       s.applied = { mode, files: plan.report };
       log.info('backup.import-applied', { mode, conflicts: r.conflictsTotal, files: plan.writes.length + plan.deletes.length });
       return { token, mode, tables: r.tables, conflicts: r.conflicts, conflictsTotal: r.conflictsTotal, filesPending: plan.writes.length + plan.deletes.length };
+    },
+    /**
+     * Writes up to `maxRows` more rows of a previewed import, in the caller's (the engine's) write
+     * transaction; the step that writes the last row also records the files the import owes, as apply
+     * does. Between steps other writers get their turn — so the import as a whole is not one
+     * transaction: a merge interrupted half-way is finished by importing the file again (rows already
+     * in are skipped as identical).
+     */
+    step(token: string, mode: ImportMode, maxRows: number): ImportStepResult {
+      const s = mustGet(token);
+      const plan = s.plans[mode];
+      if (!plan)
+        throw new EngineError('INVALID_ARGUMENT', 'Invalid `mode`: preview the file with this mode (backup.importPreview) before applying it.', {
+          fields: ['mode'],
+        });
+      if (s.stepping && s.stepping.mode !== mode)
+        throw new EngineError('CONFLICT', 'This import is already being written with the other `mode`; finish it or choose the file again.', { field: 'mode' });
+      if (!s.stepping) {
+        // Checked before the first row, since nothing written in a step can be taken back.
+        if (ownedProjects(driver, s.file.scope).join('\n') !== plan.clearProjects.join('\n'))
+          throw new EngineError('CONFLICT', 'The projects this import replaces changed since its preview; preview it again. Nothing was imported.', {
+            field: 'token',
+          });
+        const rowsTotal = Object.values(s.file.tables).reduce((n, rows) => n + rows.length, 0);
+        s.stepping = { mode, steps: importSteps(driver, s.file, mode), rowsDone: 0, rowsTotal };
+      }
+      const run = s.stepping;
+      for (let i = 0; i < maxRows; i++) {
+        const next = run.steps.next();
+        if (!next.done) {
+          run.rowsDone = Math.min(run.rowsDone + 1, run.rowsTotal);
+          continue;
+        }
+        const r = next.value;
+        recordPendingFiles(driver, { token, report: plan.report, writes: plan.writes, deletes: plan.deletes });
+        s.applied = { mode, files: plan.report };
+        s.stepping = null;
+        log.info('backup.import-applied', { mode, conflicts: r.conflictsTotal, files: plan.writes.length + plan.deletes.length, stepped: true });
+        return {
+          done: true,
+          rowsDone: run.rowsTotal,
+          rowsTotal: run.rowsTotal,
+          token,
+          mode,
+          tables: r.tables,
+          conflicts: r.conflicts,
+          conflictsTotal: r.conflictsTotal,
+          filesPending: plan.writes.length + plan.deletes.length,
+        };
+      }
+      return { done: false, rowsDone: run.rowsDone, rowsTotal: run.rowsTotal };
     },
     /** Writes the files an applied import owes (again, if a write failed before); the record goes once all are written. */
     async applyFiles(token: string): Promise<FilesReport> {

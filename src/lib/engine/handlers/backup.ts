@@ -12,7 +12,8 @@ type BackupMethod =
   | 'backup.importDiscard'
   | 'backup.exportDbFile'
   | 'backup.checkDbFile'
-  | 'backup.importDbFile';
+  | 'backup.importDbFile'
+  | 'backup.importStep';
 
 export function backupHandlers(s: Services): Handlers<BackupMethod> {
   const b = s.backup;
@@ -25,6 +26,11 @@ export function backupHandlers(s: Services): Handlers<BackupMethod> {
       const result = b.imports.apply(input.token, input.mode);
       // Working memories of conversations a replace removed go with them.
       s.workingMemory.prune();
+      return result;
+    },
+    'backup.importStep': (input) => {
+      const result = b.imports.step(input.token, input.mode, input.maxRows);
+      if (result.done) s.workingMemory.prune();
       return result;
     },
     'backup.importFiles': (input) => b.imports.applyFiles(input.token),

@@ -159,6 +159,7 @@ const paths: Record<Method, Paths> = {
   // storage (issue 13)
   'storage.usage': strict,
   'storage.reclaim': strict,
+  'backup.importStep': () => [{ token: 'nope', mode: 'merge' }],
 };
 
 function minimalExport() {

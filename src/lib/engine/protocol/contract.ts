@@ -514,8 +514,8 @@ export const contract = {
   /** Reads and validates a file (nothing is written) and says what merge or replace would do. */
   'backup.importPreview': call<Backup.ImportPreview>()({
     input: z.union([
-      z.strictObject({ file: backupInput.file, mode: backupInput.mode.default('merge') }),
-      z.strictObject({ token: backupInput.token, mode: backupInput.mode.default('merge') }),
+      z.strictObject({ file: backupInput.file, mode: backupInput.mode.default('merge'), dryRun: backupInput.dryRun }),
+      z.strictObject({ token: backupInput.token, mode: backupInput.mode.default('merge'), dryRun: backupInput.dryRun }),
     ]),
     errors: ['NOT_FOUND', 'UNSUPPORTED_VERSION'],
   }),
@@ -546,6 +546,15 @@ export const contract = {
    * a write transaction — hence no write call; it changes no row). On a full disk, room for new writes.
    */
   'storage.reclaim': call<StorageReclaim>()({ input: none }),
+  /**
+   * A previewed import written in bounded steps, each its own transaction (the Node host's long imports
+   * let other writers through between steps). The step that writes the last row returns the result.
+   */
+  'backup.importStep': call<Backup.ImportStepResult>()({
+    input: z.strictObject({ token: backupInput.token, mode: backupInput.mode, maxRows: z.number().int().min(1).max(100_000).default(1000) }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    write: true,
+  }),
 } as const satisfies Record<string, CallSpec>;
 
 export type Contract = typeof contract;
