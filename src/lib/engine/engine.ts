@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EngineError, fail, ok, type IpcResponse } from '../domain/errors';
 import { invalidArgument } from '../domain/validation';
+import { opScopedIds } from '../domain/op-scoped-ids';
 import type { EngineEnv } from './env';
 import { handlerSet, type HandlerMap } from './handlers';
 import { createServices } from './services';
@@ -54,7 +55,9 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   if (report.applied.length) env.log.info('db.migrated', { from: report.from, to: report.to });
   // ARCHITECTURE §5: an index built by another segmenter (ICU, rules) is rebuilt before the first query.
   ensureSegmenterVersion(env);
-  const handlers: HandlerMap = handlerSet(createServices(env));
+  // A write's new rows get ids derived from its op id, so the same write applied again creates the same ids.
+  const ids = opScopedIds(env.ids);
+  const handlers: HandlerMap = handlerSet(createServices({ ...env, ids: ids.next }));
   const listeners = new Set<(change: ChangeEvent) => void>();
 
   async function handle(req: EngineRequest): Promise<IpcResponse<unknown>> {
@@ -90,7 +93,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
    */
   function runWrite(method: Method, req: EngineRequest, run: () => unknown): unknown {
     const { opId } = req;
-    return env.driver.transaction(() => {
+    return ids.during(opId, () => env.driver.transaction(() => {
       if (opId && env.driver.get('SELECT 1 FROM applied_ops WHERE op_id = ?', [opId])) {
         const prior = env.driver.get<{ result: string }>('SELECT result FROM op_results WHERE op_id = ?', [opId]);
         return prior ? JSON.parse(prior.result) : null;
@@ -107,7 +110,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
         }
       }
       return data;
-    });
+    }));
   }
 
   function toFailure(method: Method, err: unknown): IpcResponse<never> {
