@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EngineError, fail, ok, type IpcResponse } from '../domain/errors';
 import { invalidArgument } from '../domain/validation';
 import { opScopedIds } from '../domain/op-scoped-ids';
+import { createAdmission, MAX_MEMORY_QUERIES } from './admission';
 import type { EngineEnv } from './env';
 import { handlerSet, type HandlerMap } from './handlers';
 import { createServices } from './services';
@@ -59,6 +60,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   const ids = opScopedIds(env.ids);
   const handlers: HandlerMap = handlerSet(createServices({ ...env, ids: ids.next }));
   const listeners = new Set<(change: ChangeEvent) => void>();
+  const memoryQueries = createAdmission(MAX_MEMORY_QUERIES);
 
   async function handle(req: EngineRequest): Promise<IpcResponse<unknown>> {
     const { method } = req;
@@ -74,6 +76,13 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
       if (spec.write) {
         data = runWrite(method, req, () => handler(parsed.data));
         for (const l of listeners) l({ method, at: env.clock.now() });
+      } else if (spec.memoryQuery) {
+        const run = await memoryQueries.run(() => handler(parsed.data));
+        if (!run.admitted)
+          throw new EngineError('MEMORY_BACKPRESSURE', `Too many memory searches at once (${run.waiting} running or waiting). Try again in a moment.`, {
+            limit: MAX_MEMORY_QUERIES,
+          });
+        data = run.value;
       } else {
         data = await handler(parsed.data);
       }
