@@ -14,8 +14,8 @@ import { describe, expect, it } from 'vitest';
 const LIB = __dirname;
 const ROOT = resolve(LIB, '..', '..');
 
-/** Packages pure domain code may use: validation, token counting, edit distance, diffs. */
-const DOMAIN_PACKAGES = ['zod', 'gpt-tokenizer', 'fastest-levenshtein', 'diff'];
+/** Packages pure domain code may use: validation, token counting, edit distance, diffs, name-based ids. */
+const DOMAIN_PACKAGES = ['zod', 'gpt-tokenizer', 'fastest-levenshtein', 'diff', 'uuid'];
 /** What a test beside domain code may import besides (test runner, property tests, Node, a real SQLite for FTS checks). */
 const DOMAIN_TEST_PACKAGES = ['vitest', 'fast-check', '@sqlite.org/sqlite-wasm'];
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { EngineError, fail, ok, type IpcResponse } from '../domain/errors';
 import { invalidArgument } from '../domain/validation';
+import { opScopedIds } from '../domain/op-scoped-ids';
+import { createAdmission, MAX_MEMORY_QUERIES } from './admission';
 import type { EngineEnv } from './env';
 import { handlerSet, type HandlerMap } from './handlers';
 import { createServices } from './services';
@@ -54,8 +56,11 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   if (report.applied.length) env.log.info('db.migrated', { from: report.from, to: report.to });
   // ARCHITECTURE §5: an index built by another segmenter (ICU, rules) is rebuilt before the first query.
   ensureSegmenterVersion(env);
-  const handlers: HandlerMap = handlerSet(createServices(env));
+  // A write's new rows get ids derived from its op id, so the same write applied again creates the same ids.
+  const ids = opScopedIds(env.ids);
+  const handlers: HandlerMap = handlerSet(createServices({ ...env, ids: ids.next }));
   const listeners = new Set<(change: ChangeEvent) => void>();
+  const memoryQueries = createAdmission(MAX_MEMORY_QUERIES);
 
   async function handle(req: EngineRequest): Promise<IpcResponse<unknown>> {
     const { method } = req;
@@ -71,6 +76,13 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
       if (spec.write) {
         data = runWrite(method, req, () => handler(parsed.data));
         for (const l of listeners) l({ method, at: env.clock.now() });
+      } else if (spec.memoryQuery) {
+        const run = await memoryQueries.run(() => handler(parsed.data));
+        if (!run.admitted)
+          throw new EngineError('MEMORY_BACKPRESSURE', `Too many memory searches at once (${run.waiting} running or waiting). Try again in a moment.`, {
+            limit: MAX_MEMORY_QUERIES,
+          });
+        data = run.value;
       } else {
         data = await handler(parsed.data);
       }
@@ -90,7 +102,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
    */
   function runWrite(method: Method, req: EngineRequest, run: () => unknown): unknown {
     const { opId } = req;
-    return env.driver.transaction(() => {
+    return ids.during(opId, () => env.driver.transaction(() => {
       if (opId && env.driver.get('SELECT 1 FROM applied_ops WHERE op_id = ?', [opId])) {
         const prior = env.driver.get<{ result: string }>('SELECT result FROM op_results WHERE op_id = ?', [opId]);
         return prior ? JSON.parse(prior.result) : null;
@@ -107,7 +119,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
         }
       }
       return data;
-    });
+    }));
   }
 
   function toFailure(method: Method, err: unknown): IpcResponse<never> {

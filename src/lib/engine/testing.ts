@@ -25,7 +25,7 @@ export async function createTestEngine(
     { driver: opened.driver, clock, ids: sequentialIds('t'), log, storage: opened.storage, startedAt: clock.now(), files, context: opts.context, retrieval: opts.retrieval },
     migrations,
   );
-  return { engine, clock, log, driver: opened.driver, files };
+  return { engine, clock, log, driver: opened.driver, db: opened.db, files };
 }
 
 export type TestEngine = Awaited<ReturnType<typeof createTestEngine>>;

@@ -16,6 +16,9 @@ export const modelSettingsSchema = z
     /** Token budget scaling for this model's tokenizer relative to cl100k (context engine). */
     tokenRatio: z.number().min(0.5).max(3).default(1),
     contextWindow: z.number().int().min(1024).max(2_000_000).default(8192),
+    /** 003 Security & Privacy: replace these person names by placeholders in everything sent to the model. */
+    pseudonymize: z.boolean().default(false),
+    personNames: z.array(z.string().trim().min(1).max(100)).max(500).default([]),
   })
   .default({
     provider: 'heuristic',
@@ -26,6 +29,8 @@ export const modelSettingsSchema = z
     timeoutMs: 60_000,
     tokenRatio: 1,
     contextWindow: 8192,
+    pseudonymize: false,
+    personNames: [],
   });
 
 export type ModelSettings = z.output<typeof modelSettingsSchema>;

@@ -1,32 +1,42 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createCaller } from '../client/caller';
 import { createEngine, type Engine } from '../engine';
-import { createTestEngine, expectOk } from '../testing';
+import { createSqliteWasmDriver } from '../store/sqlite-wasm-driver';
+import { loadSqlite3 } from '../store/open-wasm';
+import { migrations } from '../store/migrations';
+import { createTestEngine, expectOk, type TestEngine } from '../testing';
 import { createDbHost } from './db-host';
 import type { RelayMessage } from './messages';
 
 /** A LockManager good enough for one process: FIFO exclusive locks released when the callback settles. */
-function fakeLocks(): LockManager {
+function fakeLocks(): LockManager & { drop(name: string): void } {
   const queues = new Map<string, (() => void)[]>();
-  const held = new Set<string>();
+  const holders = new Map<string, symbol>();
   const next = (name: string) => {
     const q = queues.get(name) ?? [];
     const grant = q.shift();
     if (grant) grant();
   };
   return {
+    /** The browser lets go of a closing tab's lock while its worker may still run (the holder is not told). */
+    drop(name: string) {
+      holders.delete(name);
+      next(name);
+    },
     request: ((name: string, _opts: unknown, cb: (lock: unknown) => Promise<unknown>) =>
       new Promise((resolve, reject) => {
         const run = () => {
-          held.add(name);
+          const token = Symbol(name);
+          holders.set(name, token);
           Promise.resolve(cb({ name, mode: 'exclusive' }))
             .then(resolve as (v: unknown) => void, reject)
             .finally(() => {
-              held.delete(name);
+              if (holders.get(name) !== token) return; // dropped already
+              holders.delete(name);
               next(name);
             });
         };
-        if (!held.has(name)) run();
+        if (!holders.has(name)) run();
         else queues.set(name, [...(queues.get(name) ?? []), run]);
       })) as LockManager['request'],
     query: async () => ({ held: [], pending: [] }),
@@ -223,5 +233,84 @@ describe('several tabs (leader election over Web Locks, relay over BroadcastChan
     const res = await createCaller(b).call('system.status', {});
     expect(res).toMatchObject({ ok: false, error: { code: 'DB_UNAVAILABLE' } });
     b.close();
+  });
+});
+
+/** A copy of the test database as it is now: what a closing tab keeps writing to after it lost the real file. */
+async function orphanedCopy(t: TestEngine) {
+  const sqlite3 = await loadSqlite3();
+  const bytes = sqlite3.capi.sqlite3_js_db_export(t.db);
+  const copy = new sqlite3.oo1.DB(':memory:', 'c');
+  const pointer = sqlite3.wasm.allocFromTypedArray(bytes);
+  const flags = sqlite3.capi.SQLITE_DESERIALIZE_FREEONCLOSE | sqlite3.capi.SQLITE_DESERIALIZE_RESIZEABLE;
+  expect(sqlite3.capi.sqlite3_deserialize(copy.pointer as number, 'main', pointer, bytes.length, bytes.length, flags)).toBe(0);
+  return createEngine({ ...t.engine.env, driver: createSqliteWasmDriver(copy) }, migrations);
+}
+
+describe('a closing tab that keeps answering after it lost the database (issue 13, defect 0)', () => {
+  /**
+   * What Chromium does to a closing tab (seen in private windows): its Web Lock and its OPFS files go to the next
+   * tab while its DB worker still answers for a while — acknowledging writes that never reach the file. The next
+   * leader is still opening the file meanwhile. Followers must get those writes applied, once, with the ids they
+   * were told.
+   */
+  it('every acknowledged write is in the database exactly once after the hand-over, with the ids it was answered with', async () => {
+    const t = await createTestEngine();
+    const locks = fakeLocks();
+    const name = `relay-${Math.random()}`;
+    let target: Engine = t.engine;
+    const aEngine: Engine = { ...t.engine, handle: (req) => target.handle(req), close: () => {} };
+    const a = createDbHost({ openEngine: async () => aEngine, locks, channel: new BroadcastChannel(name), tabId: 'A' });
+    await settle();
+    let openB: () => void = () => {};
+    const b = createDbHost({
+      openEngine: async () => {
+        await new Promise<void>((r) => (openB = r));
+        return createEngine(t.engine.env, migrations);
+      },
+      locks,
+      channel: new BroadcastChannel(name),
+      tabId: 'B',
+    });
+    const c = createDbHost({ openEngine: async () => createEngine(t.engine.env, migrations), locks, channel: new BroadcastChannel(name), tabId: 'C' });
+    await settle();
+    const [cb, cc] = [createCaller(b), createCaller(c)];
+    const before = expectOk(await cb.call('session.create', { title: 'before the hand-over' }));
+    expectOk(await cb.call('message.append', { sessionId: before.id, role: 'user', content: 'b-0' }));
+
+    // Tab A is closing: the browser hands its lock to B (which starts opening the file) and A's writes go nowhere.
+    target = await orphanedCopy(t);
+    locks.drop('engram-db-leader');
+    await settle();
+    expect(b.info().role).not.toBe('leader');
+    const during = expectOk(await cc.call('session.create', { title: 'made while A was closing' }));
+    const acked = await Promise.all([
+      cc.call('message.append', { sessionId: during.id, role: 'user', content: 'c-1' }),
+      cb.call('message.append', { sessionId: before.id, role: 'user', content: 'b-1' }),
+      cb.call('message.append', { sessionId: before.id, role: 'user', content: 'b-2' }),
+    ]);
+    expect(acked.map((r) => r.ok)).toEqual([true, true, true]);
+    // None of that reached the file.
+    expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages')?.n).toBe(1);
+
+    // B opens the file and leads: A hears it and stops; B and C get what A acknowledged applied.
+    openB();
+    await vi.waitFor(() => expect(b.info().role).toBe('leader'));
+    await vi.waitFor(() => expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages')?.n).toBe(4));
+    expect(a.info().role).toBe('follower');
+    await settle(50);
+    const rows = t.driver.all<{ session_id: string; content: string }>('SELECT session_id, content FROM messages ORDER BY id');
+    expect(rows).toEqual([
+      { session_id: before.id, content: 'b-0' },
+      { session_id: before.id, content: 'b-1' },
+      { session_id: before.id, content: 'b-2' },
+      { session_id: during.id, content: 'c-1' },
+    ]);
+    // The conversation C was told about exists under the id C was given.
+    expect(expectOk(await cc.call('session.get', { id: during.id })).title).toBe('made while A was closing');
+    // Still exactly once after everyone has had a chance to re-send.
+    await settle(100);
+    expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages')?.n).toBe(4);
+    for (const h of [a, b, c]) h.close();
   });
 });

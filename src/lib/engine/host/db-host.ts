@@ -1,16 +1,20 @@
 import { fail, type IpcError, type IpcResponse } from '../../domain/errors';
 import { EngineError } from '../../domain/errors';
 import type { Engine, EngineRequest } from '../engine';
+import { createAckedWrites } from './acked-writes';
 import { CHANNEL_NAME, LOCK_NAME, type HostEvent, type HostInfo, type HostRole, type RelayMessage } from './messages';
 
 /**
  * One per tab, inside its DB worker. Exactly one host in the origin leads: it holds the Web Lock, opens
- * the database and answers everyone. The others relay their calls over a BroadcastChannel and re-send
- * whatever is unanswered when a new leader announces itself — writes carry op ids, so a call the old
- * leader already applied is not applied twice.
+ * the database and answers everyone. The others relay their calls over a BroadcastChannel. When a new
+ * leader announces itself, a follower sends it again whatever is unanswered *and* the writes the old
+ * leader acknowledged (acked-writes.ts: a closing tab can acknowledge writes after it has lost the file).
+ * Writes carry op ids, so a call a leader already applied is not applied twice.
  *
  *   tab A worker (leader) ◀──BroadcastChannel──▶ tab B worker (follower)
  *        │ holds lock 'engram-db-leader', owns SQLite on OPFS
+ *
+ * A leader that hears another announce itself has lost the lock (its tab is going away): it stops answering.
  */
 export interface DbHostOptions {
   /**
@@ -41,7 +45,8 @@ export interface DbHost {
 interface Pending {
   req: EngineRequest;
   resolve: (res: IpcResponse<unknown>) => void;
-  timer: ReturnType<typeof setTimeout>;
+  /** A caller's call gives up after relayTimeoutMs; a re-sent acknowledged write waits for whichever leader comes. */
+  timer?: ReturnType<typeof setTimeout>;
   attempts: number;
 }
 
@@ -77,6 +82,10 @@ export function createDbHost(opts: DbHostOptions): DbHost {
   // Leader side: calls in flight or recently answered, keyed by `${from}:${id}`, so a re-sent call
   // is answered once rather than run twice.
   const inflight = new Map<string, Promise<IpcResponse<unknown>>>();
+  // The leader this host heeds (itself when it leads; null until it hears one) and, as a follower, the writes
+  // other leaders acknowledged.
+  let leader: { id: string; epoch: number } | null = null;
+  const acked = createAckedWrites();
   let role: HostRole = 'starting';
   let engine: Engine | null = null;
   let startupError: IpcError | null = null;
@@ -128,9 +137,14 @@ export function createDbHost(opts: DbHostOptions): DbHost {
     });
   }
 
-  function settle(id: string, res: IpcResponse<unknown>): void {
+  /**
+   * `answeredBy` acknowledged `id`: a write it acknowledged is kept until that leader is known to have been fine
+   * (acked-writes.ts). The local leader's own answers need no keeping: it holds the file.
+   */
+  function settle(id: string, res: IpcResponse<unknown>, answeredBy: string = tabId): void {
     const p = pending.get(id);
     if (!p) return;
+    if (res.ok && answeredBy !== tabId) acked.add(p.req, answeredBy);
     if (!res.ok && p.req.opId && RESEND_CODES.has(res.error.code) && p.attempts < MAX_ATTEMPTS) {
       p.attempts++;
       setTimeout(() => {
@@ -151,24 +165,65 @@ export function createDbHost(opts: DbHostOptions): DbHost {
       case 'req':
         if (role === 'leader') {
           // Another tab's call: if this leader dies before answering, that tab re-sends it to the next one.
-          void answerOnce(`${msg.from}:${msg.id}`, { ...msg.req, keepResult: true }).then((res) => send({ t: 'res', to: msg.from, id: msg.id, res }));
+          const { epoch } = leader as { epoch: number };
+          void answerOnce(`${msg.from}:${msg.id}`, { ...msg.req, keepResult: true }).then((res) => send({ t: 'res', from: tabId, epoch, to: msg.from, id: msg.id, res }));
         }
         break;
       case 'res':
-        if (msg.to === tabId) settle(msg.id, msg.res);
+        if (heed(msg.from, msg.epoch, false) && msg.to === tabId) settle(msg.id, msg.res, msg.from);
         break;
       case 'leader':
-        // A new leader: whatever the old one left unanswered goes to it now.
-        if (role !== 'leader') {
-          if (role === 'starting') setRole('follower');
-          for (const [id, p] of pending) send({ t: 'req', from: tabId, id, req: p.req });
-        }
+        heed(msg.tabId, msg.epoch, true);
         break;
       case 'change':
-        emit({ type: 'change', method: msg.method, at: msg.at });
+        if (heed(msg.from, msg.epoch, false)) emit({ type: 'change', method: msg.method, at: msg.at });
         break;
     }
   };
+
+  /**
+   * Whether a message from leader `from` (epoch `epoch`) is to be heeded. A higher epoch is a new leader: a leader
+   * steps down for it (it lost the lock: its tab is closing), a follower follows it. A lower one is a leader that
+   * was replaced and still talks: ignored. `announced`: the new leader said so itself (re-send what is unanswered).
+   */
+  function heed(from: string, epoch: number, announced: boolean): boolean {
+    if (leader && from === leader.id && epoch === leader.epoch) {
+      if (role !== 'leader') acked.heard(from);
+      return role !== 'leader';
+    }
+    if (leader && epoch <= leader.epoch) return false;
+    if (role === 'leader') stepDown();
+    follow(from, epoch, announced || leader !== null);
+    return true;
+  }
+
+  /**
+   * A leader this host had not heard before: the writes other leaders acknowledged go to it first, oldest first,
+   * then (if it may not have seen them) the unanswered calls. Re-sent acknowledged writes have no caller waiting.
+   */
+  function follow(id: string, epoch: number, resend: boolean): void {
+    if (role === 'starting') setRole('follower');
+    leader = { id, epoch };
+    acked.heard(id);
+    const unanswered = [...pending];
+    for (const req of acked.takeNotBy(id)) {
+      const replayId = `replay:${crypto.randomUUID()}`;
+      pending.set(replayId, { req, resolve: () => {}, attempts: 1 });
+      send({ t: 'req', from: tabId, id: replayId, req });
+    }
+    if (resend) for (const [pid, p] of unanswered) send({ t: 'req', from: tabId, id: pid, req: p.req });
+  }
+
+  /** Another tab leads: this one lost the lock (its tab is closing) and must not answer for the file any more. */
+  function stepDown(): void {
+    engine?.close();
+    engine = null;
+    startupError = { code: 'DB_UNAVAILABLE', message: 'Another Engram window now holds the database.' };
+    releaseLock?.();
+    releaseLock = null;
+    setRole('follower');
+    requestLock();
+  }
 
   async function lead(): Promise<void> {
     try {
@@ -188,10 +243,14 @@ export function createDbHost(opts: DbHostOptions): DbHost {
           : { code: 'DB_UNAVAILABLE', message: 'The database could not be opened. Reload to try again.' };
       emit({ type: 'startup-failed', error: startupError });
     }
+    // A later leader's epoch is higher than any this tab has heard (time, or one more when clocks disagree).
+    leader = { id: tabId, epoch: Math.max(Date.now(), (leader?.epoch ?? 0) + 1) };
     setRole('leader');
-    // Our own relayed calls are answered here, under the same keys a re-send would use.
+    // First the writes other leaders acknowledged (applied here unless they reached the file), oldest first, then
+    // our own unanswered calls, under the same keys a re-send would use. Writes run synchronously, so in this order.
+    if (engine) for (const req of acked.takeNotBy(tabId)) void answerOnce(`${tabId}:replay:${crypto.randomUUID()}`, req);
     for (const [id, p] of [...pending]) void answerOnce(`${tabId}:${id}`, p.req).then((res) => settle(id, res));
-    send({ t: 'leader', tabId });
+    send({ t: 'leader', tabId, epoch: leader.epoch });
   }
 
   /**
@@ -209,22 +268,25 @@ export function createDbHost(opts: DbHostOptions): DbHost {
       if (now === seen) return;
       seen = now;
       emit({ type: 'change', method: c.method, at: c.at });
-      send({ t: 'change', method: c.method, at: c.at });
+      if (leader?.id === tabId) send({ t: 'change', from: tabId, epoch: leader.epoch, method: c.method, at: c.at });
     });
   }
 
-  // Wait for the lock; hold it for as long as this worker lives.
-  void locks
-    .request(lockName, { mode: 'exclusive' }, async () => {
-      if (closed) return;
-      await lead();
-      await new Promise<void>((resolve) => {
-        releaseLock = resolve;
+  // Wait for the lock; hold it for as long as this worker lives (or until another tab is heard leading).
+  function requestLock(): void {
+    void locks
+      .request(lockName, { mode: 'exclusive' }, async () => {
+        if (closed) return;
+        await lead();
+        await new Promise<void>((resolve) => {
+          releaseLock = resolve;
+        });
+      })
+      .catch(() => {
+        /* the worker is going away */
       });
-    })
-    .catch(() => {
-      /* the worker is going away */
-    });
+  }
+  requestLock();
   // Until a leader answers, assume one exists elsewhere; the lock callback corrects this.
   queueMicrotask(() => {
     if (role === 'starting') setRole('follower');

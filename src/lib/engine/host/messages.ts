@@ -6,9 +6,13 @@ import type { StorageKind } from '../protocol/types';
 /** Messages between the DB workers of several tabs, over one BroadcastChannel. */
 export type RelayMessage =
   | { t: 'req'; from: string; id: string; req: EngineRequest }
-  | { t: 'res'; to: string; id: string; res: IpcResponse<unknown> }
-  | { t: 'leader'; tabId: string }
-  | { t: 'change'; method: Method; at: number };
+  /**
+   * What a leader sends carries its tab and its epoch (when it began to lead; a later leader's is higher). A follower
+   * heeds the highest epoch it has heard: a leader whose tab is closing may still talk after the next one took over.
+   */
+  | { t: 'res'; from: string; epoch: number; to: string; id: string; res: IpcResponse<unknown> }
+  | { t: 'leader'; tabId: string; epoch: number }
+  | { t: 'change'; from: string; epoch: number; method: Method; at: number };
 
 export type HostRole = 'starting' | 'leader' | 'follower';
 

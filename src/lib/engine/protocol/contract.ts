@@ -187,6 +187,8 @@ export const contract = {
       currentSessionId: id.optional(),
       includeSummaries: z.boolean().default(true),
     }),
+    errors: ['MEMORY_BACKPRESSURE'],
+    memoryQuery: true,
   }),
   /** The recall page: full-text search with filters and highlighted snippets. */
   'search.messages': call<{ items: SearchHit[]; total: number; mode: 'all' | 'any' | 'substring' }>()({
@@ -288,6 +290,8 @@ export const contract = {
       projectId: id.nullable().optional(),
       purpose: z.enum(['context', 'api']).default('api'),
     }),
+    errors: ['MEMORY_BACKPRESSURE'],
+    memoryQuery: true,
   }),
   /** 001 "Memory access tracking": the memories that were placed in the model's context. */
   'memory.markAccessed': call<{ updated: number }>()({ input: z.strictObject({ ids: z.array(memoryInput.memoryId).min(1).max(100) }), write: true }),
@@ -304,7 +308,8 @@ export const contract = {
       projectId: id.nullable().optional(),
       runId: id.optional(),
     }),
-    errors: ['NOT_FOUND', 'CONFLICT'],
+    errors: ['NOT_FOUND', 'CONFLICT', 'MEMORY_BACKPRESSURE'],
+    memoryQuery: true,
   }),
   /** 000 "原子记忆异步写入": after a reply, from the user's message (rules) or the model's memory_update. */
   'memory.extract': call<Mem.ExtractResult>()({
@@ -406,6 +411,8 @@ export const contract = {
   /** 003 memory:semantic:list — `projectId` lists that project's rules and the global ones. */
   'rules.list': call<Ctx.SemanticRule[]>()({
     input: z.strictObject({ scope: z.enum(['global', 'project']).optional(), projectId: id.optional(), includeDeleted: z.boolean().default(false) }),
+    errors: ['MEMORY_BACKPRESSURE'],
+    memoryQuery: true,
   }),
   /** 003 memory:semantic:add — confidence 1.0, confirmed. */
   'rules.add': call<Ctx.SemanticRule>()({

@@ -20,6 +20,11 @@ export interface CallSpec<I extends z.ZodType = z.ZodType, O = unknown, E extend
    * a sweep with nothing to sweep writes nothing at all and, changing no row, announces nothing.
    */
   readonly background: boolean;
+  /**
+   * A memory query (003 并发查询背压): at most MAX_MEMORY_QUERIES of them run or wait at once; one more is
+   * answered MEMORY_BACKPRESSURE at once (engine/admission.ts).
+   */
+  readonly memoryQuery: boolean;
   /** Phantom: the success type. Never set at run time. */
   readonly output?: O;
 }
@@ -31,10 +36,12 @@ export function call<O>() {
     errors?: E;
     write?: boolean;
     background?: boolean;
+    memoryQuery?: boolean;
   }): CallSpec<I, O, E[number]> => ({
     input: spec.input,
     errors: spec.errors ?? [],
     write: spec.write ?? false,
     background: spec.background ?? false,
+    memoryQuery: spec.memoryQuery ?? false,
   });
 }

@@ -7,7 +7,12 @@ const base: ModelForm = toModelForm(DEFAULT_MODEL_SETTINGS);
 describe('parseModelForm', () => {
   it('round-trips the defaults unchanged', () => {
     const res = parseModelForm(base);
-    expect(res.ok && sameValues(res.value, DEFAULT_MODEL_SETTINGS)).toBe(true);
+    expect(res).toEqual({ ok: true, value: DEFAULT_MODEL_SETTINGS });
+  });
+
+  it('keeps the settings the form does not show (name replacement) from what is stored', () => {
+    const stored = { ...DEFAULT_MODEL_SETTINGS, pseudonymize: true, personNames: ['Lena'] };
+    expect(parseModelForm({ ...base, model: 'qwen' }, stored)).toMatchObject({ ok: true, value: { model: 'qwen', pseudonymize: true, personNames: ['Lena'] } });
   });
 
   it('keeps what the person typed, trimmed, with the timeout in milliseconds', () => {

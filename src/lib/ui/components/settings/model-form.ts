@@ -33,9 +33,14 @@ export function toModelForm(settings: ModelSettings): ModelForm {
 
 export type ParsedModelForm = { ok: true; value: ModelSettings } | { ok: false; errors: FieldErrors };
 
-/** Validates with the same schema the store uses; errors are keyed by the form's own field names. */
-export function parseModelForm(form: ModelForm): ParsedModelForm {
+/**
+ * Validates with the same schema the store uses; errors are keyed by the form's own field names. Settings this
+ * form does not show (name replacement, set in its own section) are kept from `base`.
+ */
+export function parseModelForm(form: ModelForm, base: Partial<ModelSettings> = {}): ParsedModelForm {
   const candidate = {
+    pseudonymize: base.pseudonymize,
+    personNames: base.personNames,
     provider: form.provider,
     baseUrl: form.baseUrl.trim(),
     model: form.model.trim(),

@@ -11,6 +11,7 @@ export const settings = {
     storage: 'Storage',
     maintenance: 'Maintenance',
     backup: 'Backup',
+    privacy: 'Privacy',
   },
   general: {
     languageHelp: 'The language of Engram itself. Your conversations stay as you wrote them.',
@@ -191,5 +192,15 @@ export const settings = {
   },
   backup: {
     text: 'Export and import of your whole memory will appear here.',
+  },
+  privacy: {
+    intro: 'Names of real people you write about can stay on this device: each name you list is replaced by a placeholder (PERSON_1, PERSON_2, …) in everything sent to the model, and put back in what it answers.',
+    enable: 'Replace these names before anything is sent to the model',
+    names: {
+      label: 'Person names',
+      help: 'One name per line. Whole words, any capitalisation; names in Chinese match as written. Only requests to your model are affected; your notes keep the real names.',
+      tooLong: 'Line {{line}} is longer than {{max}} characters.',
+    },
+    saved: 'Name replacement saved.',
   },
 } as const;

@@ -13,6 +13,7 @@ export const settings: Messages<typeof en> = {
     storage: '存储',
     maintenance: '维护',
     backup: '备份',
+    privacy: '隐私',
   },
   general: {
     languageHelp: 'Engram 界面的语言。你的对话内容保持原样。',
@@ -177,5 +178,15 @@ export const settings: Messages<typeof en> = {
   },
   backup: {
     text: '完整记忆的导出与导入将出现在这里。',
+  },
+  privacy: {
+    intro: '你写到的真实人名可以只留在本设备：列出的每个名字在发给模型的所有内容中都会替换为占位符（PERSON_1、PERSON_2……），模型回复中的占位符再换回原名。',
+    enable: '发送给模型之前替换这些人名',
+    names: {
+      label: '人名',
+      help: '每行一个名字。英文名按整词匹配、不区分大小写；中文名按原样匹配。只影响发给模型的请求，你的笔记里仍是原名。',
+      tooLong: '第 {{line}} 行超过 {{max}} 个字符。',
+    },
+    saved: '人名替换已保存。',
   },
 };
