@@ -13,6 +13,9 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    // The tests reach the engine through the console handle, which the built app sets only when asked
+    // (src/lib/ui/app/devtools.ts). Contexts made with browser.newContext() in a test start with it too.
+    storageState: { cookies: [], origins: [{ origin: `http://127.0.0.1:${port}`, localStorage: [{ name: 'engram.devtools', value: '1' }] }] },
     trace: 'retain-on-failure',
     launchOptions: {
       // Debian's Chromium; never a downloaded browser.
