@@ -27,11 +27,16 @@ function macrotaskTurns(): () => Promise<void> {
     new Promise<void>((resolve) => {
       if (!channel) {
         channel = new MessageChannel();
-        channel.port1.onmessage = () => waiters.shift()?.();
-        // Node keeps a process alive while a port listens; the engine's turns must not.
-        (channel.port1 as { unref?: () => void }).unref?.();
+        const port = channel.port1 as MessagePort & { ref?: () => void; unref?: () => void };
+        port.onmessage = () => {
+          waiters.shift()?.();
+          // Node keeps a process alive while a port listens: only while a turn is owed (an unref'd
+          // port with a turn pending let a CLI process exit before its query ran, printing nothing).
+          if (waiters.length === 0) port.unref?.();
+        };
       }
       waiters.push(resolve);
+      (channel.port1 as { ref?: () => void }).ref?.();
       channel.port2.postMessage(null);
     });
 }
