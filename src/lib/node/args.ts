@@ -90,6 +90,25 @@ function optionError(error: z.ZodError): EngineError {
   return new EngineError('INVALID_ARGUMENT', message, { fields });
 }
 
+/**
+ * `--limit -5`: node's parseArgs takes `-5` for an option and calls the value missing. A negative
+ * number after an option that takes a value is its value (`--limit=-5`), so the person hears what is
+ * wrong with it ("must be at least 1") rather than that `--limit` is a flag.
+ */
+function joinNegativeNumbers(args: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    const option = /^--([a-z][a-z-]*)$/.exec(arg)?.[1];
+    if (option && Object.hasOwn(options, option) && options[option]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 export function parseCommand(argv: readonly string[]): ParsedCommand {
   const [name, ...rest] = argv;
   if (!name || name.startsWith('-')) {
@@ -100,14 +119,19 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
   const spec = COMMANDS[name as CommandName];
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...rest], options: spec.options, allowPositionals: true, strict: true }) as typeof parsed;
+    parsed = parseArgs({ args: joinNegativeNumbers(rest, spec.options), options: spec.options, allowPositionals: true, strict: true }) as typeof parsed;
   } catch (err) {
     const code = (err as { code?: string }).code;
     const option = /'(-[^']*)'/.exec(err instanceof Error ? err.message : '')?.[1];
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw bad(`Invalid option: ${safeName(option)} is not an option of \`${name}\`.`, safeField(option));
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       const flag = option?.split(' ')[0];
-      const why = /argument missing/.test(err instanceof Error ? err.message : '') ? 'it needs a value' : 'it is a flag and takes no value';
+      const text = err instanceof Error ? err.message : '';
+      const why = /argument missing/.test(text)
+        ? 'it needs a value'
+        : /ambiguous/.test(text)
+          ? `its value starts with "-"; write it as \`${flag}=<value>\``
+          : 'it is a flag and takes no value';
       throw bad(`Invalid ${safeName(flag)}: ${why}.`, safeField(flag));
     }
     throw bad(`Invalid arguments for \`${name}\`.`, 'arguments');

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { EngineError } from '../domain/errors';
 import { invalidArgument } from '../domain/validation';
+import { contract } from '../engine/protocol/contract';
 import { storedSegmenterVersion } from '../engine/store/fts-reindex';
 import type { CommandArgs } from './args';
 import { callerFor, renameFields } from './engine-call';
@@ -58,20 +59,37 @@ async function ensureConversation(db: FileEngine, id: string): Promise<void> {
 const stdinTurn = z.strictObject({ role: z.enum(['user', 'assistant']), content: z.string().min(1) });
 
 /**
+ * A turn is checked against the engine's own rules before anything is written, so a refused turn
+ * leaves nothing behind — not even the conversation it would have opened — and the error names what
+ * the person gave (`--content`, or `stdin line 3.content`).
+ */
+function checkTurn(sessionId: string, role: 'user' | 'assistant', content: string, names: Record<string, string>): void {
+  const res = contract['message.append'].input.safeParse({ sessionId, role, content });
+  if (!res.success) throw renameFields(toIpc(invalidArgument(res.error)), names);
+}
+
+const toIpc = (e: EngineError) => ({ code: e.code, message: e.message, details: e.details });
+
+/**
  * 002 memory_store. One turn from `--role`/`--content`, or (`--stdin`) one turn per JSON line
  * `{"role":…,"content":…}`, each stored as it arrives. Prints one 002 result line per stored turn.
- * The CLI has no jobs worker: once the turns are stored it makes the conversation's due rolling
- * summaries itself (REQ-LTM-002), as the app's periodic pass would.
+ * The conversation is created with its first stored turn. The CLI has no jobs worker: once the turns
+ * are stored it makes the conversation's due rolling summaries itself (REQ-LTM-002), as the app's
+ * periodic pass would.
  */
 export async function storeCommand({ db, args, print, stdin }: CommandContext<'store'>): Promise<void> {
-  const store = async (role: 'user' | 'assistant', content: string) => {
-    const r = await callerFor(db.engine, STORE_NAMES)('message.append', { sessionId: args.conversation, role, content });
+  let opened = false;
+  const store = async (role: 'user' | 'assistant', content: string, names: Record<string, string>) => {
+    if (!opened) {
+      await ensureConversation(db, args.conversation);
+      opened = true;
+    }
+    const r = await callerFor(db.engine, names)('message.append', { sessionId: args.conversation, role, content });
     print(JSON.stringify(storeShape(r)));
   };
   if (args.stdin) {
     if (args.role !== undefined || args.content !== undefined)
       throw new EngineError('INVALID_ARGUMENT', 'Invalid `--stdin`: give the turns on stdin or with `--role`/`--content`, not both.', { fields: ['--stdin'] });
-    await ensureConversation(db, args.conversation);
     let n = 0;
     for await (const line of createInterface({ input: stdin(), crlfDelay: Infinity })) {
       n++;
@@ -84,15 +102,17 @@ export async function storeCommand({ db, args, print, stdin }: CommandContext<'s
       }
       const turn = stdinTurn.safeParse(value);
       if (!turn.success) throw invalidArgument(turn.error, `stdin line ${n}`);
-      await store(turn.data.role, turn.data.content);
+      const names = { ...STORE_NAMES, role: `stdin line ${n}.role`, content: `stdin line ${n}.content` };
+      checkTurn(args.conversation, turn.data.role, turn.data.content, names);
+      await store(turn.data.role, turn.data.content, names);
     }
-    await callerFor(db.engine, STORE_NAMES)('summary.roll', { sessionId: args.conversation });
+    if (opened) await callerFor(db.engine, STORE_NAMES)('summary.roll', { sessionId: args.conversation });
     return;
   }
   for (const [name, value] of [['--role', args.role], ['--content', args.content]] as const)
     if (value === undefined) throw new EngineError('INVALID_ARGUMENT', `Missing \`${name}\`: \`store\` needs it (or \`--stdin\`).`, { fields: [name] });
-  await ensureConversation(db, args.conversation);
-  await store(args.role as 'user' | 'assistant', args.content as string);
+  checkTurn(args.conversation, args.role as 'user' | 'assistant', args.content as string, STORE_NAMES);
+  await store(args.role as 'user' | 'assistant', args.content as string, STORE_NAMES);
   await callerFor(db.engine, STORE_NAMES)('summary.roll', { sessionId: args.conversation });
 }
 

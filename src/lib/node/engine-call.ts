@@ -11,10 +11,16 @@ import type { Input, Method, Output } from '../engine/protocol/contract';
 export type FieldNames = Readonly<Record<string, string>>;
 
 export function renameFields(error: IpcError, names: FieldNames): EngineError {
-  const message = error.message.replace(/`([^`]+)`/g, (whole, field: string) => (names[field] ? `\`${names[field]}\`` : whole));
+  // Own names only: a message may quote `__proto__` or `constructor` (a refused key), which a plain
+  // lookup would find on Object.prototype and print as "[object Object]".
+  const nameOf = (field: string): string | undefined => (Object.hasOwn(names, field) ? names[field] : undefined);
+  const message = error.message.replace(/`([^`]+)`/g, (whole, field: string) => {
+    const name = nameOf(field);
+    return name ? `\`${name}\`` : whole;
+  });
   const details = { ...error.details };
   // A nested input field (`scope.id`) is named by its head's option when it has none of its own.
-  const rename = (f: unknown) => (typeof f === 'string' ? (names[f] ?? names[f.split('.')[0] as string] ?? f) : f);
+  const rename = (f: unknown) => (typeof f === 'string' ? (nameOf(f) ?? nameOf(f.split('.')[0] as string) ?? f) : f);
   if (Array.isArray(details.fields)) details.fields = details.fields.map(rename);
   if (typeof details.field === 'string') details.field = rename(details.field);
   // One spelling for the CLI's output: a single `field` becomes `fields`.

@@ -168,6 +168,12 @@ describe('REST endpoints (seed 001) via engram serve', () => {
     expect(errorOf(r).message).toEqual(expect.any(String));
   });
 
+  it('a Host in capitals is the same host (issue 13): LOCALHOST and 127.0.0.1 are answered, others not', async () => {
+    const port = new URL(base).port;
+    for (const host of [`LOCALHOST:${port}`, `LocalHost:${port}`, `127.0.0.1:${port}`]) expect((await call('GET', '/memory/long-term', { host })).status, host).toBe(200);
+    expect((await call('GET', '/memory/long-term', { host: `LOCALHOST.evil.example:${port}` })).status).toBe(403);
+  });
+
   it.each([
     ['INVALID_ARGUMENT', 400],
     ['NOT_FOUND', 404],

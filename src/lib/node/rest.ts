@@ -125,7 +125,8 @@ async function route({ engine, method, url }: { engine: Engine; method: string; 
 function checkCaller(req: IncomingMessage, port: number): void {
   if (req.headers.origin !== undefined)
     throw new HttpError({ status: 403, message: 'Browsers may not call this API (no CORS): use it from a local program.', field: 'Origin' });
-  const host = req.headers.host ?? '';
+  // Host names are case-insensitive (RFC 9110 §4.2.3): `LOCALHOST:7411` is this server too.
+  const host = (req.headers.host ?? '').toLowerCase();
   if (host !== `${REST_HOST}:${port}` && host !== `localhost:${port}`)
     throw new HttpError({ status: 403, message: 'Invalid `Host` header: this API answers only to 127.0.0.1 and localhost.', field: 'Host' });
 }

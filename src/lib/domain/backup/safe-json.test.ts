@@ -25,6 +25,10 @@ describe('parseJsonSafely', () => {
     ['a constructor key deep inside', `{"a": [{"b": {"constructor": {"prototype": "${SECRET}"}}}]}`, /`constructor` is not allowed/],
     ['a prototype key', '{"prototype" : 1}', /`prototype` is not allowed/],
     ['a string over the limit', `{"a": "${'x'.repeat(2_000_001)}"}`, /longer than 2000000 characters/],
+    // Issue 13: JSON.parse keeps the last of two equal keys; a file that says two things is refused.
+    ['a key twice in one object', `{"content": "${SECRET}", "content": "b"}`, /a key appears twice in the same object/],
+    ['a key twice deep inside', `{"rows": [{"a": 1}, {"ok": true, "ok": false}]}`, /appears twice/],
+    ['a key twice, once escaped', `{"role": "user", "\u0072ole": "assistant"}`, /appears twice/],
   ])('refuses %s with INVALID_ARGUMENT naming the position, never the text', (_, text, message) => {
     const err = failure(text);
     expect(err.code).toBe('INVALID_ARGUMENT');
@@ -40,6 +44,8 @@ describe('parseJsonSafely', () => {
     ['a byte-order mark', '\uFEFF{"a": 1}', { a: 1 }],
     ['64 levels exactly', `${'['.repeat(64)}${']'.repeat(64)}`, JSON.parse(`${'['.repeat(64)}${']'.repeat(64)}`)],
     ['Chinese text', '{"内容": "我喜欢用 Python"}', { 内容: '我喜欢用 Python' }],
+    ['the same key in sibling and nested objects', '{"a": {"a": 1}, "b": [{"a": 2}, {"a": 3}]}', { a: { a: 1 }, b: [{ a: 2 }, { a: 3 }] }],
+    ['a key that is also a string value', '{"a": "a", "b": ["a", "a"]}', { a: 'a', b: ['a', 'a'] }],
   ])('accepts %s', (_, text, expected) => {
     expect(parseJsonSafely(text)).toEqual(expected);
   });

@@ -5,8 +5,10 @@ import { MAX_JSON_DEPTH, MAX_STRING_CHARS } from './limits';
  * JSON.parse for files a stranger may have written. Before parsing, one linear, non-recursive scan
  * of the text refuses what JSON.parse would accept but we must not: nesting deeper than `maxDepth`
  * (which would make every later walk of the value recursive and deep), strings longer than
- * `maxStringChars`, and the keys `__proto__`, `constructor`, `prototype` (prototype pollution in any
- * later merge). Errors name the position, never the text around it (it is user data).
+ * `maxStringChars`, the keys `__proto__`, `constructor`, `prototype` (prototype pollution in any
+ * later merge), and a key twice in one object (JSON.parse would keep the last value silently, so
+ * `"content":"a","content":"b"` would import "b" — issue 13). Errors name the position, never the
+ * text around it (it is user data).
  */
 export interface SafeJsonLimits {
   maxDepth: number;
@@ -20,8 +22,6 @@ const DEFAULT_LIMITS: SafeJsonLimits = { maxDepth: MAX_JSON_DEPTH, maxStringChar
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
-/** The longest raw form of a forbidden key: `__proto__` with every character escaped as \uXXXX. */
-const MAX_KEY_RAW = 9 * 6;
 
 function invalid(message: string, position: number, field: string): EngineError {
   return new EngineError('INVALID_ARGUMENT', `Invalid \`${field}\`: ${message} (at character ${position}). Nothing was imported.`, {
@@ -58,7 +58,8 @@ function keyText(raw: string): string | null {
  * `offset`: where `text` starts in the file (positions in messages are the file's).
  */
 export function scanJson(text: string, limits: SafeJsonLimits = DEFAULT_LIMITS, field = 'file', offset = 0): void {
-  let depth = 0;
+  // The keys seen in each open object (null for an array), innermost last.
+  const open: (Set<string> | null)[] = [];
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -69,15 +70,21 @@ export function scanJson(text: string, limits: SafeJsonLimits = DEFAULT_LIMITS, 
         throw invalid(`a text is longer than ${limits.maxStringChars} characters`, offset + i, field);
       let j = end + 1;
       while (j < n && isSpace(text.charCodeAt(j))) j++;
-      if (text.charCodeAt(j) === COLON && end - i + 1 <= MAX_KEY_RAW + 2) {
+      const keys = open.at(-1);
+      if (text.charCodeAt(j) === COLON && keys) {
         const key = keyText(text.slice(i, end + 1));
-        if (key !== null && FORBIDDEN_KEYS.has(key)) throw invalid(`the key \`${key}\` is not allowed`, offset + i, field);
+        if (key !== null) {
+          if (FORBIDDEN_KEYS.has(key)) throw invalid(`the key \`${key}\` is not allowed`, offset + i, field);
+          if (keys.has(key)) throw invalid('a key appears twice in the same object', offset + i, field);
+          keys.add(key);
+        }
       }
       i = end;
     } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > limits.maxDepth) throw invalid(`nesting is deeper than ${limits.maxDepth} levels`, offset + i, field);
+      open.push(c === 0x7b ? new Set() : null);
+      if (open.length > limits.maxDepth) throw invalid(`nesting is deeper than ${limits.maxDepth} levels`, offset + i, field);
     } else if (c === 0x7d || c === 0x5d) {
-      depth--;
+      open.pop();
     }
   }
 }

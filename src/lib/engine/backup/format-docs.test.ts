@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { exportSchema } from '../../domain/backup';
+import { ENGRAM_EXPORT_VERSION, exportSchema } from '../../domain/backup';
 import { formatJsonSchema, formatMarkdown } from './format-docs';
 
 /**
@@ -27,5 +27,8 @@ describe('backup format documentation', () => {
     for (const name of Object.keys(tables)) expect(md).toContain(`### \`${name}\``);
     expect(md).toContain('| `superseded_by` | string or null |');
     expect(md).toContain('| `role` | string (`user`, `assistant`) |');
+    // Issue 13: the example names the current version, and no type cell prints an object.
+    expect(md).toContain(`"version": ${ENGRAM_EXPORT_VERSION},`);
+    expect(md).not.toContain('[object Object]');
   });
 });

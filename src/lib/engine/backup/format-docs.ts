@@ -28,7 +28,9 @@ export function formatJsonSchema(): string {
 function typeOf(c: ColumnSpec): string {
   const base = { text: 'string', int: 'integer', real: 'number', bool: 'boolean', json: 'JSON' }[c.kind];
   const options = (c.schema as { unwrap?: () => unknown; options?: unknown }).options ?? (c.schema as { unwrap?: () => { options?: unknown } }).unwrap?.().options;
-  const values = Array.isArray(options) ? ` (${options.map((o) => `\`${String(o)}\``).join(', ')})` : '';
+  // An enum's options are its values; a union's (a JSON column's shapes) are schemas, not worth listing.
+  const listed = Array.isArray(options) && options.every((o) => typeof o === 'string' || typeof o === 'number');
+  const values = listed ? ` (${(options as (string | number)[]).map((o) => `\`${String(o)}\``).join(', ')})` : '';
   return `${base}${values}${c.nullable ? ' or null' : ''}`;
 }
 
@@ -56,7 +58,7 @@ export function formatMarkdown(): string {
     'The same file is written and read by the app (Settings › Backup) and the Node CLI.',
     '',
     '```',
-    '{ "format": "engram-export", "version": 1, "exportedAt": "<ISO 8601>",',
+    `{ "format": "engram-export", "version": ${ENGRAM_EXPORT_VERSION}, "exportedAt": "<ISO 8601>",`,
     '  "app": { "name": "engram", "version": "<app>", "schemaVersion": <migration> },',
     '  "scope": { "kind": "all" } | { "kind": "project", "id": "…" } | { "kind": "session", "id": "…" },',
     '  "tables": { "<table>": [ <row>, … ], … },',
@@ -84,14 +86,16 @@ export function formatMarkdown(): string {
     '1. Refused unread: files over ' + `${mb(MAX_BACKUP_BYTES)}, empty files, and files whose opening says they are not an export or are newer.`,
     '2. Read piece by piece (never the whole text at once, other work going on in between): each row and file is cut',
     `   out and scanned — nesting deeper than ${MAX_JSON_DEPTH} levels, strings over ${MAX_STRING_CHARS} characters, values over ${MAX_ELEMENT_CHARS} characters`,
-    '   and the keys `__proto__`, `constructor`, `prototype` are refused — then parsed.',
+    '   the keys `__proto__`, `constructor`, `prototype`, and a key given twice in one object are refused — then parsed.',
     `3. Validated: every row against its table (types, enums, lengths; at most ${MAX_ROWS_PER_TABLE} rows per table), settings`,
     `   against the settings schema, duplicate keys, references, files (at most ${MAX_FILES}, ${MAX_FILE_CHARS} characters each, under \`.engram/\`).`,
     '4. Preview: per table, rows to add, update, leave unchanged, keep in conflict, and (replace) delete. Nothing is written.',
     '5. Apply in one transaction: every row or none. **Merge** adds what is new; where both sides changed a row,',
     '   the newer wins, else the local row stays (a conflict) together with the rows that depend on it. Memories',
     '   with the same scope, key and statement are the same memory. **Replace** deletes what the scope owns first.',
-    '   Importing the same file twice adds nothing.',
+    '   Importing the same file twice adds nothing. (The Node CLI writes a large file in steps of 1,000 rows, each its',
+    '   own transaction, so other programs can write meanwhile; a merge interrupted half-way is finished by importing',
+    '   the file again.)',
     '6. Project files: the apply records which files it will write and remove in the same transaction as the rows; they',
     '   are then written (unchanged files are left alone) and the record cleared. A write that fails is retried, also',
     '   at the next start, so the files always end up matching the rows.',

@@ -130,3 +130,37 @@ describe('a COMMIT that fails on a real connection', () => {
     }
   });
 });
+
+/** Issue 13: text with a lone surrogate (half an emoji) is stored as valid UTF-8 on both bindings. */
+describe('a lone surrogate', () => {
+  const store = (driver: SqlDriver) => {
+    driver.exec('CREATE TABLE t (v TEXT)');
+    driver.run('INSERT INTO t (v) VALUES (?)', ['a\ud800b']);
+    driver.run('INSERT INTO t (v) VALUES ($v)', { v: '\udfffz' });
+    driver.run('INSERT INTO t (v) VALUES (?)', ['😀 whole pairs stay']);
+    return driver.all<{ h: string; v: string }>('SELECT hex(v) AS h, v FROM t');
+  };
+  const expected = [
+    { h: '61EFBFBD62', v: 'a\ufffdb' },
+    { h: 'EFBFBD7A', v: '\ufffdz' },
+    { h: 'F09F98802077686F6C652070616972732073746179', v: '😀 whole pairs stay' },
+  ];
+
+  it('sqlite-wasm stores U+FFFD in its place', async () => {
+    const opened = await openWasmDatabase({ persistent: false, log: silentLogger });
+    try {
+      expect(store(opened.driver)).toEqual(expected);
+    } finally {
+      opened.driver.close();
+    }
+  });
+
+  it('better-sqlite3 the same, never the half as invalid UTF-8', () => {
+    const driver = createBetterSqlite3Driver(new Database(':memory:'));
+    try {
+      expect(store(driver)).toEqual(expected);
+    } finally {
+      driver.close();
+    }
+  });
+});

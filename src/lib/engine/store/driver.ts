@@ -31,10 +31,16 @@ export interface SqlDriver {
   close(): void;
 }
 
-/** Booleans become 0/1 and undefined becomes NULL, the same on every binding. */
+/**
+ * Booleans become 0/1 and undefined becomes NULL, the same on every binding. A string with a lone
+ * surrogate (half of an emoji cut off, or typed on purpose) becomes well-formed, its lone halves
+ * U+FFFD, before it is encoded as UTF-8: sqlite-wasm's encoder did so already, better-sqlite3 wrote
+ * the half as-is — invalid UTF-8 in the Node host's database (issue 13). Both now store the same text.
+ */
 export function normaliseParam(value: SqlParam): SqlValue {
   if (value === undefined) return null;
   if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string' && !value.isWellFormed()) return value.toWellFormed();
   return value;
 }
 
