@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { styleFeatures } from './features';
+
+describe('style features (zh and en)', () => {
+  it('measures sentence length in units: CJK characters, Latin words', () => {
+    expect(styleFeatures('他出拳。她闪开。刀落地。').sentence).toBe(3);
+    expect(styleFeatures('He swung. She ducked. The blade fell.').sentence).toBe(2.3);
+    expect(styleFeatures('他出拳。').cjk).toBe(1);
+  });
+
+  it('reads exclamations, person, register and ornament', () => {
+    expect(styleFeatures('快跑！别回头！').exclaim).toBe(1);
+    expect(styleFeatures('我走进院子，我们都笑了。').firstPerson).toBe(1);
+    expect(styleFeatures('他走进院子，她笑了。').firstPerson).toBe(0);
+    expect(styleFeatures('今天天气很好。').firstPerson).toBeNull();
+    // A first-person narrator still writes 她说; what is quoted does not count.
+    expect(styleFeatures('我看着她。我没有说话。“他走了。”她说。').firstPerson).toBe(0.67);
+    expect(styleFeatures('“我不去。”她说。他点点头。').firstPerson).toBe(0);
+    expect(styleFeatures('咱们走吧，啥事儿都没有啊，别担心嘛。').colloquial).toBeGreaterThan(styleFeatures('吾等遂行，亦无他事矣。').colloquial);
+    expect(styleFeatures('吾等遂行，亦无他事矣。').literary).toBeGreaterThan(0);
+    expect(styleFeatures('金色的阳光静静地洒在碧绿的湖面上，微微的风轻轻地吹过。').ornate).toBeGreaterThan(styleFeatures('阳光照在湖上。风吹过。').ornate);
+  });
+
+  it('is all zeros for empty text', () => {
+    expect(styleFeatures('')).toMatchObject({ units: 0, sentence: 0, firstPerson: null });
+  });
+});
