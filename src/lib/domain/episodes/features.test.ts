@@ -25,3 +25,14 @@ describe('style features (zh and en)', () => {
     expect(styleFeatures('')).toMatchObject({ units: 0, sentence: 0, firstPerson: null });
   });
 });
+
+describe('003 inputContext summary', () => {
+  it('keeps a short passage, and the first and last sentences of a long one', async () => {
+    const { summarizePassage } = await import('./summary');
+    expect(summarizePassage('他出拳。\n她闪开。')).toBe('他出拳。 她闪开。');
+    const long = `开头的一句话。${'中间的内容很多。'.repeat(60)}最后一句。`;
+    const s = summarizePassage(long);
+    expect(s).toBe('开头的一句话。 … 最后一句。');
+    expect(Array.from(summarizePassage('字'.repeat(500))).length).toBe(200);
+  });
+});

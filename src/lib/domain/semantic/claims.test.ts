@@ -14,6 +14,7 @@ describe('what a rule claims (zh/en lexicon, or a learned rule’s basis)', () =
     ['偏好简洁风格', 'ornate:plain@*/*'],
     ['润色时偏好比原文更短的结果', 'length:shorter@*/polish'],
     ['prefers longer results when polishing', 'length:longer@*/polish'],
+    ['太啰嗦了，不要这么长', 'length:shorter@*/*'],
   ])('%s → %s', (text, key) => {
     expect(claimsOfText(text).map(claimKey)).toEqual([key]);
   });

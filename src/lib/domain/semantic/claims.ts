@@ -26,11 +26,15 @@ interface Cue {
   dimension: string;
   pole: string;
   pattern: RegExp;
+  /** A complaint ("太啰嗦") says what is wrong: a negation before it does not turn it around. */
+  complaint?: boolean;
 }
 
 const CUES: readonly Cue[] = [
   { dimension: 'sentence-length', pole: 'short', pattern: /短句|句子(?:要|更)?短|short(?:er)? sentences?/i },
   { dimension: 'sentence-length', pole: 'long', pattern: /长句|句子(?:要|更)?长|long(?:er)? sentences?/i },
+  { dimension: 'length', pole: 'shorter', pattern: /太长|啰嗦|冗长|too long|verbose|wordy/i, complaint: true },
+  { dimension: 'length', pole: 'longer', pattern: /太短|too short/i, complaint: true },
   { dimension: 'length', pole: 'shorter', pattern: /更短|简短|精简|shorter|more concise|brief/i },
   { dimension: 'length', pole: 'longer', pattern: /更长|更充实|扩写|longer|fuller|expand/i },
   { dimension: 'exclamation', pole: 'welcome', pattern: /感叹号|exclamation/i },
@@ -84,7 +88,7 @@ export function claimsOfText(text: string): Claim[] {
     const m = cue.pattern.exec(text);
     if (!m) continue;
     const before = text.slice(Math.max(0, m.index - 8), m.index);
-    const pole = NEGATION.test(before) ? (OPPOSITE[cue.pole] ?? cue.pole) : cue.pole;
+    const pole = !cue.complaint && NEGATION.test(before) ? (OPPOSITE[cue.pole] ?? cue.pole) : cue.pole;
     const id = `${cue.dimension}:${pole}`;
     // "简洁" is both a plain style and a shorter result; the first reading wins per dimension.
     if ([...seen].some((s) => s.startsWith(`${cue.dimension}:`))) continue;

@@ -9,6 +9,9 @@
  *              a direction for the pattern
  *   outcome    the kept output (vs the input when there is one): its pole if the episode ended positive,
  *              the other pole if it ended negative (as far as the hypothesis lets a rejection speak)
+ *   stated     what the user wrote (explicit feedback, a typed instruction the session repeated), read
+ *              by the claims lexicon: its pole (explicit feedback 0.8; a session's instruction its
+ *              accumulated weight)
  *   verdict    "判断有误" on a rule: the other pole of each pattern it names (high weight, 0.8)
  *
  * `negated` (003 "支撑该规则的情景记忆标记为负向"): a deleted rule's supporting episodes vote against its
@@ -24,6 +27,8 @@ export interface EpisodeFeatures {
   candidates: StyleFeatures[];
   /** The kept text, when it differs from the chosen candidate. */
   final?: StyleFeatures;
+  /** Preferences the user stated in words (claims.ts), without the words. */
+  stated?: { dimension: string; pole: string }[];
 }
 
 /** What distillation reads of an episode: numbers and ids, no text. */
@@ -54,10 +59,16 @@ export interface HypothesisVote {
 }
 
 export const EDIT_WEIGHT = 0.5;
+export const STATED_WEIGHT = 0.8;
 
 export function episodeVotes(e: EpisodeEvidence): HypothesisVote[] {
-  if (e.kind !== 'skill-run') return [];
+  if (e.kind === 'verdict') return [];
   const out: HypothesisVote[] = [];
+  const statedWeight = e.kind === 'session' ? Math.abs(e.valence) : STATED_WEIGHT;
+  for (const c of e.features.stated ?? []) {
+    if ((HYPOTHESES as readonly string[]).includes(c.dimension)) out.push({ hypothesis: c.dimension as HypothesisId, pole: c.pole, weight: statedWeight });
+  }
+  if (e.kind !== 'skill-run') return out;
   const { candidates, input, final } = e.features;
   const w = Math.abs(e.valence);
   const chosen = e.selectedIndex >= 0 ? candidates[e.selectedIndex] : undefined;

@@ -24,7 +24,6 @@ describe('003 writing working memory', () => {
     wm = putEntry(wm, { id: 'chapter', kind: 'chapter', text: '《第七章》 ¶3/3', pinned: false }, { counter, now: 3 });
     const text = renderWritingMemory(wm);
     expect(text.split('\n')).toEqual([
-      '[写作工作记忆 · writing working memory]',
       '- 任务 · task: 续写：打斗场景',
       '- 章节 · chapter: 《第七章》 ¶3/3',
       '- 本次会话意图 · intent: 写得紧凑一点',

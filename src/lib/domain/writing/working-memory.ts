@@ -179,11 +179,10 @@ const LABEL: Record<EntryKind, string> = {
 };
 const ORDER: Record<EntryKind, number> = { task: 0, chapter: 1, intent: 2, output: 3 };
 
-/** The block L5 receives: task, chapter, then intents and outputs oldest first (one line per entry). */
+/** The block L5 receives (under its "working memory" label): task, chapter, then intents and outputs oldest first. */
 export function renderWritingMemory(wm: WritingMemory): string {
   const entries = [...wm.entries].sort((a, b) => ORDER[a.kind] - ORDER[b.kind] || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
-  if (entries.length === 0) return '';
-  return ['[写作工作记忆 · writing working memory]', ...entries.map((e) => `- ${LABEL[e.kind]}: ${e.text.replace(/\s*\n\s*/g, ' ')}`)].join('\n');
+  return entries.map((e) => `- ${LABEL[e.kind]}: ${e.text.replace(/\s*\n\s*/g, ' ')}`).join('\n');
 }
 
 const paragraphsOf = (text: string) => text.split(/\n\s*\n|\n/u).map((p) => p.trim()).filter((p) => p !== '');

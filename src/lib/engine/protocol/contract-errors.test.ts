@@ -18,6 +18,8 @@ interface Ctx {
   messageId: number;
   runId: string;
   ruleId: string;
+  /** A chapter of the filled project. */
+  documentId: string;
 }
 
 /** Inputs that must fail, one per known failure path; calls that can only refuse bad input list one such input. */
@@ -143,6 +145,30 @@ const paths: Record<Method, Paths> = {
     { projectId: c.filled.projectId, subject: MISSING, predicate: 'p', object: 'o' },
   ],
   'graph.check': () => [{ projectId: MISSING, names: ['x'] }],
+  'episode.record': (c) => [
+    { runId: MISSING, candidates: ['x'], selectedIndex: 0 },
+    { runId: MISSING, undo: true },
+    { runId: c.runId, candidates: ['x'], selectedIndex: 0 },
+    { skillId: 'no-such-skill', candidates: ['x'], selectedIndex: 0 },
+    { skillId: 'continue', candidates: ['x'], selectedIndex: 3 },
+    { skillId: 'continue', projectId: MISSING, candidates: ['x'], selectedIndex: 0 },
+  ],
+  'episode.query': () => [{ projectId: MISSING, text: 'x' }, { text: 'x', limit: 9 }],
+  'episode.list': () => [{ limit: 0 }],
+  'episode.get': () => [{ id: MISSING }],
+  'episode.getMany': () => [{ ids: 'all' }],
+  'writingMemory.get': (c) => [{ documentId: MISSING }, { documentId: c.documentId }],
+  'writingMemory.end': () => [{ documentId: '' }],
+  'writingMemory.sweep': strict,
+  'run.learning': (c) => [{ runId: MISSING }, { runId: c.runId }],
+  'distill.status': strict,
+  'distill.begin': () => [{ trigger: 'whenever' }],
+  'distill.apply': () => [{ distillId: MISSING, rules: [], refresh: [] }],
+  'distill.fail': () => [{ distillId: MISSING, errorCode: 'TIMEOUT' }, { distillId: MISSING, errorCode: 'not a code' }],
+  'rules.history': () => [{ limit: 0 }],
+  'rules.conflicts': () => [{ projectId: 5 }],
+  'rules.resolveConflict': () => [{ conflictId: MISSING, keepRuleId: 'x' }],
+  'memory.clearProject': (c) => [{ projectId: MISSING, confirm: true }, { projectId: c.filled.projectId }],
   'backup.exportBegin': () => [{ scope: { kind: 'project', id: MISSING } }, { scope: { kind: 'session', id: MISSING } }],
   'backup.exportChunk': () => [{ exportId: MISSING }],
   'backup.exportCancel': () => [{ exportId: '' }],
@@ -168,12 +194,14 @@ async function setup(): Promise<Ctx> {
   const messages = expectOk(await t.engine.call('message.list', { sessionId: filled.sessionIds[0] as string }));
   const rules = expectOk(await t.engine.call('rules.list', {}));
   const global = rules.find((r) => r.scope === 'global');
+  const docs = expectOk(await t.engine.call('document.list', { projectId: filled.projectId }));
   return {
     t,
     filled,
     messageId: (messages[0] as { id: number }).id,
     runId: 'run-chat',
     ruleId: (global as { id: string }).id,
+    documentId: (docs[0] as { id: string }).id,
   };
 }
 
