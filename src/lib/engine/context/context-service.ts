@@ -125,9 +125,9 @@ export function createContextService(deps: ContextDeps) {
     // The same for a project's skill runs, inside their L4 source (run-history.ts).
     const runHistory = input.kind === 'skill' && projectId !== null && wants('summaries');
 
-    // 003 三层记忆: a skill run on a chapter takes in the writing working memory (L5) and episodes (L4).
+    // 003 三层记忆: a skill run takes in episodes (L4) and, on a chapter, the writing working memory (L5).
     const learning =
-      input.kind === 'skill' && document
+      input.kind === 'skill'
         ? prepareLearningContext(deps, { skillId: skill.id, projectId, document, selection: input.selection, message: input.message, typed: input.typed ?? false })
         : null;
 

@@ -1,8 +1,8 @@
 /**
- * What the writing memory gives a skill run's context (seed 003 "三层记忆协作"), on a chapter:
+ * What the writing memory gives a skill run's context (seed 003 "三层记忆协作"):
  *
  *   passage ─▶ scene type (heuristic classifier)
- *     ├─▶ working memory (Layer 1): focus, task, intent, chapter context ─▶ L5 item `working-memory:write`
+ *     ├─▶ working memory (Layer 1, on a chapter): focus, task, intent, chapter context ─▶ L5 `working-memory:write`
  *     ├─▶ episodes (Layer 2): 3–5 by scene type + text similarity, with why ─▶ L4 items `episode:<id>`
  *     └─  semantic rules (Layer 3) are L2, loaded by the context service as before
  *   commit (in the build's transaction): the run's learning row (scene, passage summary, intent, the
@@ -62,7 +62,8 @@ export function prepareLearningContext(
   input: {
     skillId: string;
     projectId: string | null;
-    document: { id: string; title: string; content: string };
+    /** The chapter; without one there is no working memory (it is the chapter's), the rest still applies. */
+    document: { id: string; title: string; content: string } | null;
     selection?: { before: string; text: string; after: string };
     message: string;
     typed: boolean;
@@ -71,18 +72,21 @@ export function prepareLearningContext(
   const sel = input.selection;
   const passage = sel && sel.text.trim() !== '' ? sel.text : Array.from(sel?.before ?? '').slice(-TAIL_CHARS).join('');
   const sceneType = classifyScene(passage).sceneType;
-  const { wm, view } = deps.writing.onBuild({
-    documentId: input.document.id,
-    projectId: input.projectId,
-    chapter: { title: input.document.title, content: input.document.content },
-    focusOffset: sel ? sel.before.length : input.document.content.length,
-    passage,
-    sceneType,
-    skillId: input.skillId,
-    message: input.message,
-    typed: input.typed,
-  });
-  const rendered = renderWritingMemory(wm);
+  const doc = input.document;
+  const memory = doc
+    ? deps.writing.onBuild({
+        documentId: doc.id,
+        projectId: input.projectId,
+        chapter: { title: doc.title, content: doc.content },
+        focusOffset: sel ? sel.before.length : doc.content.length,
+        passage,
+        sceneType,
+        skillId: input.skillId,
+        message: input.message,
+        typed: input.typed,
+      })
+    : null;
+  const rendered = memory ? renderWritingMemory(memory.wm) : '';
   let recalled: RecalledEpisode[] = [];
   return {
     sceneType,
@@ -100,14 +104,14 @@ export function prepareLearningContext(
       const kept = recalled.filter((r) => l4.has(`episode:${r.episode.id}`)).map((r) => r.episode.id);
       deps.learning.runs.put({
         runId,
-        documentId: input.document.id,
+        documentId: doc?.id ?? null,
         projectId: input.projectId,
         skillId: input.skillId,
         sceneType,
         inputSummary: summarizePassage(passage),
         inputFeatures: passage.trim() ? styleFeatures(passage) : null,
         intent: input.typed ? input.message : null,
-        workingMemory: view satisfies WritingMemoryView,
+        workingMemory: (memory?.view ?? null) satisfies WritingMemoryView | null,
         episodes: recalled.map((r) => ({ id: r.episode.id, why: r.why, kept: l4.has(`episode:${r.episode.id}`) })),
       });
       // 003 "被召回": only what the context kept counts as recalled.

@@ -58,9 +58,11 @@ export function completedRun(deps: ContextDeps, runId: string): RunRecord {
 
 export function createOutcomeRecorder(deps: ContextDeps) {
   const { episodes, learning, env } = deps;
+  const paused = () => !deps.settings.get()['preferences.learning'];
 
-  /** What would start a distillation now, paused learning aside (the jobs worker checks that). */
+  /** What would start a distillation now (none while learning is paused). */
   function due(): 'batch' | 'conflict' | null {
+    if (paused()) return null;
     if (env.driver.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [DISTILL_REQUEST_KEY])?.value === 'conflict') return 'conflict';
     const last = learning.distill.last('done');
     return episodes.countAfter(last?.watermark ?? 0) >= BATCH_EPISODES ? 'batch' : null;
@@ -89,7 +91,7 @@ export function createOutcomeRecorder(deps: ContextDeps) {
     }
     if (e.chapterId) deps.writing.onOutcome({ documentId: e.chapterId, runId: e.runId ?? e.id, skillId: e.skillUsed, signal: e.implicit, kept: keptText(e) });
     env.log.info('episode.recorded', { kind: e.kind, signal: e.implicit, scene: e.sceneType });
-    return { episode: e, feedbackEventId: eventId, distillDue: due() };
+    return { episode: e, feedbackEventId: eventId, distillDue: due(), learningPaused: paused() };
   }
 
   function event(run: RunRecord, signal: ImplicitSignal, sampleRefs: SampleRef[], editDistance: number | null): string {
@@ -170,7 +172,7 @@ export function createOutcomeRecorder(deps: ContextDeps) {
       const run = completedRun(deps, input.runId);
       const e = episodes.byRun(run.id);
       if (!e) throw new EngineError('NOT_FOUND', 'No episode for that `runId`: record what was accepted before undoing it.', { field: 'runId' });
-      if (e.undoneAt !== null) return { episode: e, feedbackEventId: null, distillDue: due() };
+      if (e.undoneAt !== null) return { episode: e, feedbackEventId: null, distillDue: due(), learningPaused: paused() };
       if (e.selectedIndex < 0) throw new EngineError('CONFLICT', 'Nothing of that run (`runId`) was accepted, so there is nothing to undo.', { field: 'runId' });
       const undone = episodes.patch(e.id, {
         firstSignal: e.implicit,

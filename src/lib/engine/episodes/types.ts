@@ -72,6 +72,8 @@ export interface EpisodeRecordResult {
   feedbackEventId: string | null;
   /** Distillation is due now (003 triggers: 50 new episodes, a contradiction), null otherwise. */
   distillDue: 'batch' | 'conflict' | null;
+  /** preferences.learning is off: the episode is kept, distillation is frozen. */
+  learningPaused: boolean;
 }
 
 /** The working memory of a writing session as the inspector shows it (003 Layer 1). */

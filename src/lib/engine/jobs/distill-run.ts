@@ -2,10 +2,10 @@
  * One distillation, as the jobs worker runs it (seed 003 "语义记忆蒸馏", "蒸馏过程必须在后台异步执行"):
  *
  *   distill.begin ─▶ snapshot (or skipped: paused, another one running)
- *     ─▶ distill() — the pure plan, progress per scope                         (jobs.step.distill-patterns)
- *     ─▶ with a model: phrase the new and drifted patterns, zod-validated        (jobs.step.distill-phrasing)
+ *     ─▶ distill() — the pure plan, progress per scope                         (learning.step.patterns)
+ *     ─▶ with a model: phrase the new and drifted patterns, zod-validated        (learning.step.phrasing)
  *        without one: the statistics' templates
- *     ─▶ distill.apply — one transaction                                        (jobs.step.distill-apply)
+ *     ─▶ distill.apply — one transaction                                        (learning.step.apply)
  *   any failure (model down, timeout, an unusable answer, apply refused) ─▶ distill.fail: the rules stay as
  *   they were and the next trigger tries again (003 蒸馏服务不可用时的降级). Nothing is shown as a toast:
  *   the memory panel shows the last run's state.
@@ -111,23 +111,23 @@ export async function runDistillation(opts: {
 }): Promise<DistillOutcome> {
   const { engine } = opts;
   const progress = opts.progress ?? (() => undefined);
-  progress(0.05, 'jobs.step.distill-snapshot');
+  progress(0.05, 'learning.step.snapshot');
   const begun = unwrap(await engine.call('distill.begin', { trigger: opts.trigger }));
   if (begun.state === 'skipped') return begun;
   const { run, episodes, rules, now } = begun.snapshot;
   try {
-    const plan = distill({ episodes, rules, now, onScope: (done, total) => progress(0.1 + 0.5 * (done / total), 'jobs.step.distill-patterns') });
+    const plan = distill({ episodes, rules, now, onScope: (done, total) => progress(0.1 + 0.5 * (done / total), 'learning.step.patterns') });
     const model = opts.provider?.canGenerate === true && plan.proposals.some((p) => p.change !== 'update');
     let applied: AppliedRule[];
     if (model && opts.provider) {
-      progress(0.65, 'jobs.step.distill-phrasing');
+      progress(0.65, 'learning.step.phrasing');
       applied = await phrase({ engine, provider: opts.provider, proposals: plan.proposals, ...(opts.signal ? { signal: opts.signal } : {}) });
     } else {
       applied = plan.proposals.map((p) => toApplied(p, p.text, 'template'));
     }
-    progress(0.9, 'jobs.step.distill-apply');
+    progress(0.9, 'learning.step.apply');
     const result = unwrap(await engine.call('distill.apply', { distillId: run.id, rules: applied, refresh: plan.refresh }));
-    progress(1, 'jobs.step.done');
+    progress(1, 'learning.step.done');
     return { state: 'done', distillId: run.id, episodes: episodes.length, proposals: plan.proposals.length, phrasedBy: model ? 'model' : 'template', result };
   } catch (err) {
     const code = codeOf(err);

@@ -18,8 +18,6 @@ interface Ctx {
   messageId: number;
   runId: string;
   ruleId: string;
-  /** A chapter of the filled project. */
-  documentId: string;
 }
 
 /** Inputs that must fail, one per known failure path; calls that can only refuse bad input list one such input. */
@@ -157,7 +155,7 @@ const paths: Record<Method, Paths> = {
   'episode.list': () => [{ limit: 0 }],
   'episode.get': () => [{ id: MISSING }],
   'episode.getMany': () => [{ ids: 'all' }],
-  'writingMemory.get': (c) => [{ documentId: MISSING }, { documentId: c.documentId }],
+  'writingMemory.get': () => [{ documentId: MISSING }, { documentId: '' }],
   'writingMemory.end': () => [{ documentId: '' }],
   'writingMemory.sweep': strict,
   'run.learning': (c) => [{ runId: MISSING }, { runId: c.runId }],
@@ -194,14 +192,12 @@ async function setup(): Promise<Ctx> {
   const messages = expectOk(await t.engine.call('message.list', { sessionId: filled.sessionIds[0] as string }));
   const rules = expectOk(await t.engine.call('rules.list', {}));
   const global = rules.find((r) => r.scope === 'global');
-  const docs = expectOk(await t.engine.call('document.list', { projectId: filled.projectId }));
   return {
     t,
     filled,
     messageId: (messages[0] as { id: number }).id,
     runId: 'run-chat',
     ruleId: (global as { id: string }).id,
-    documentId: (docs[0] as { id: string }).id,
   };
 }
 
