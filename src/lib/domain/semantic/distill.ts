@@ -5,7 +5,7 @@
  *
  *   episodes ─▶ per scope (each project; global = all, if ≥ 2 projects support it)
  *     ─▶ groups: all · scene · skill · scene+skill          (003 "聚类分析（按场景类型、技能类型分组）")
- *     ─▶ votes per hypothesis (votes.ts) ─▶ tally: Wilson lower bound (stats.ts)   (模式提取)
+ *     ─▶ votes per hypothesis (votes.ts), netted to one per episode ─▶ tally: Wilson lower bound (stats.ts)   (模式提取)
  *     ─▶ the last 30 days first: when they are significant they decide            (时间迁移: 以近 30 天为准)
  *     ─▶ a group's rule only where it says more than a broader group's rule
  *     ─▶ proposals: create · update · drift (the pole changed) — each with its template text (自然语言规则生成)
@@ -133,10 +133,23 @@ function collect(episodes: readonly EpisodeEvidence[], now: number): PatternVote
     const uses = e.kind === 'session' ? e.uses : 1;
     add({ scene: e.sceneType, skill: null }, 'skill-choice', e.skillId, Math.min(0.8, SKILL_CHOICE_WEIGHT * uses));
     const kept = e.features.final ?? e.features.candidates[e.selectedIndex];
+    // One vote per episode and hypothesis: the episode is the independent unit of evidence, so its votes
+    // are netted (pole with the larger sum, weight = the difference, at most 1 — the highest signal).
+    const net = new Map<string, Map<string, number>>();
     for (const v of episodeVotes(e)) {
+      const poles = net.get(v.hypothesis) ?? new Map<string, number>();
+      poles.set(v.pole, (poles.get(v.pole) ?? 0) + v.weight);
+      net.set(v.hypothesis, poles);
+    }
+    for (const [hypothesis, poles] of net) {
+      const ranked = [...poles.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      const [top, second] = ranked;
+      if (!top) continue;
+      const weight = Math.min(1, Math.round((top[1] - (second?.[1] ?? 0)) * 1000) / 1000);
+      if (weight <= 0) continue;
       for (const g of groupsOf(e)) {
-        add(g, v.hypothesis, v.pole, v.weight);
-        if (kept && v.hypothesis === 'sentence-length' && e.valence > 0) slot(g, 'sentence-length').kept.set(e.id, { sentence: kept.sentence, cjk: kept.cjk });
+        add(g, hypothesis as HypothesisId, top[0], weight);
+        if (kept && hypothesis === 'sentence-length' && e.valence > 0) slot(g, 'sentence-length').kept.set(e.id, { sentence: kept.sentence, cjk: kept.cjk });
       }
     }
   }

@@ -179,10 +179,27 @@ const LABEL: Record<EntryKind, string> = {
 };
 const ORDER: Record<EntryKind, number> = { task: 0, chapter: 1, intent: 2, output: 3 };
 
-/** The block L5 receives (under its "working memory" label): task, chapter, then intents and outputs oldest first. */
-export function renderWritingMemory(wm: WritingMemory): string {
-  const entries = [...wm.entries].sort((a, b) => ORDER[a.kind] - ORDER[b.kind] || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
-  return entries.map((e) => `- ${LABEL[e.kind]}: ${e.text.replace(/\s*\n\s*/g, ' ')}`).join('\n');
+/**
+ * The block L5 receives (under its "working memory" label): task, chapter, then intents and outputs oldest
+ * first. The memory holds up to 8K tokens, more than its share of the Immediate layer: with `maxTokens`,
+ * the most important entries that fit are shown (the task always), still in that order.
+ */
+export function renderWritingMemory(wm: WritingMemory, opts?: { maxTokens: number; counter: TokenCounter; now: number }): string {
+  let entries = wm.entries;
+  if (opts) {
+    const focus = keywordSet(wm.focus.text);
+    let left = opts.maxTokens;
+    const chosen = new Set<string>();
+    for (const { e } of wm.entries.map((e) => ({ e, score: importance(e, focus, opts.now) })).sort((a, b) => b.score - a.score || b.e.touchedAt - a.e.touchedAt)) {
+      const cost = e.tokens + 8;
+      if (cost > left && !e.pinned) continue;
+      chosen.add(e.id);
+      left -= cost;
+    }
+    entries = wm.entries.filter((e) => chosen.has(e.id));
+  }
+  const sorted = [...entries].sort((a, b) => ORDER[a.kind] - ORDER[b.kind] || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  return sorted.map((e) => `- ${LABEL[e.kind]}: ${e.text.replace(/\s*\n\s*/g, ' ')}`).join('\n');
 }
 
 const paragraphsOf = (text: string) => text.split(/\n\s*\n|\n/u).map((p) => p.trim()).filter((p) => p !== '');

@@ -128,7 +128,15 @@ export function createContextService(deps: ContextDeps) {
     // 003 三层记忆: a skill run takes in episodes (L4) and, on a chapter, the writing working memory (L5).
     const learning =
       input.kind === 'skill'
-        ? prepareLearningContext(deps, { skillId: skill.id, projectId, document, selection: input.selection, message: input.message, typed: input.typed ?? false })
+        ? prepareLearningContext(deps, {
+            skillId: skill.id,
+            projectId,
+            document,
+            selection: input.selection,
+            message: input.message,
+            typed: input.typed ?? false,
+            l5Budget: input.budgets?.L5 ?? layerSpec('L5').defaultBudget,
+          })
         : null;
 
     // L5 first: L4's history starts where the rolling window ends.

@@ -15,11 +15,14 @@ import { excerpt, summarizePassage } from '../../domain/episodes/summary';
 import type { ImplicitSignal } from '../../domain/episodes/signals';
 import { SCENE_LABEL, SKILL_LABEL } from '../../domain/semantic/templates';
 import { renderWritingMemory } from '../../domain/writing/working-memory';
+import { defaultTokenCounter } from '../../domain/text/tokens';
 import type { ContextDeps } from '../context/deps';
 import { keptText } from '../store/episode-repo';
 import { recallEpisodes } from './recall';
 import type { Episode, RecalledEpisode, WritingMemoryView } from './types';
 
+/** The share of the Immediate layer the working memory may fill; the selection and message come first. */
+export const WM_SHARE_OF_L5 = 0.4;
 /** Without a selection (continue at the cursor) the passage is the end of the text before it. */
 const TAIL_CHARS = 400;
 
@@ -67,6 +70,8 @@ export function prepareLearningContext(
     selection?: { before: string; text: string; after: string };
     message: string;
     typed: boolean;
+    /** L5's token budget for this run: the working memory takes at most its share of it. */
+    l5Budget: number;
   },
 ): LearningContext {
   const sel = input.selection;
@@ -86,7 +91,7 @@ export function prepareLearningContext(
         typed: input.typed,
       })
     : null;
-  const rendered = memory ? renderWritingMemory(memory.wm) : '';
+  const rendered = memory ? renderWritingMemory(memory.wm, { maxTokens: Math.floor(input.l5Budget * WM_SHARE_OF_L5), counter: defaultTokenCounter, now: deps.env.clock.now() }) : '';
   let recalled: RecalledEpisode[] = [];
   return {
     sceneType,
