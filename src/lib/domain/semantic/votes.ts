@@ -7,7 +7,7 @@
  *   edit       the user's own edit, chosen → kept: the pole the edit moved toward (medium weight, 0.5);
  *              this is how edit distance is read: a big rewrite is a weak negative for the output *and*
  *              a direction for the pattern
- *   outcome    the kept output (vs the input when there is one): its pole if the episode ended positive,
+ *   outcome    the kept output (vs the input it replaced, for polish): its pole if the episode ended positive,
  *              the other pole if it ended negative (as far as the hypothesis lets a rejection speak)
  *   stated     what the user wrote (explicit feedback, a typed instruction the session repeated), read
  *              by the claims lexicon: its pole (explicit feedback 0.8; a session's instruction its
@@ -75,7 +75,9 @@ export function episodeVotes(e: EpisodeEvidence): HypothesisVote[] {
   for (const id of HYPOTHESES) {
     const h = HYPOTHESIS[id];
     if (id === 'length' && !e.replaces) continue;
-    const ref = input ?? null;
+    // The input is a reference only for a skill whose output takes its place (polish): a continuation is
+    // judged on its own, not against the text it follows.
+    const ref = e.replaces ? (input ?? null) : null;
     const push = (pole: string | null, weight: number) => {
       if (pole !== null && weight > 0) out.push({ hypothesis: id, pole, weight: Math.round(weight * 1000) / 1000 });
     };

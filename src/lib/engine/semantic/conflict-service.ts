@@ -96,7 +96,7 @@ export function createConflictService(deps: ContextDeps) {
       learning.conflicts.resolve(c.id, keep.id);
       // Any other conflict the deleted rule was in is settled by its going.
       learning.conflicts.closeForRule(other.id);
-      const { order: _order, ...plain } = kept;
+      const { order: _order, ...plain } = rules.mustFind(kept.id);
       return { kept: plain, deleted: other.id };
     },
 
