@@ -43,6 +43,12 @@ describe('seed 003 three-layer memory and the writing working memory', () => {
     // …and the provenance names all three kinds.
     const trace = expectOk(await t.engine.call('run.trace', { runId: r.runId }));
     expect(new Set(trace.memoryReferences.map((x) => x.type))).toEqual(new Set(['semantic', 'episode', 'working']));
+    // A skill that asks for its surrounding text only (polish) gets the session's intents but not the
+    // chapter beyond it (004 精准注入), nor episodes (it asks for no memories).
+    const polish = await skillRun(t, { documentId: doc.id, passage: fight, skillId: 'polish', message: '润色' });
+    expect(l(polish, 'L5').text).toContain('打斗要紧凑，别拖沓');
+    expect(l(polish, 'L5').text).not.toContain('《第七章》');
+    expect(l(polish, 'L4').items.some((i) => i.id.startsWith('episode:'))).toBe(false);
   });
 
   it('003 工作记忆容量超限时的淘汰: at 8K tokens the lowest importance leaves first — an old intent unrelated to the focus — and the editor is untouched', async () => {

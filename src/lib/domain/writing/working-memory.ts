@@ -182,21 +182,22 @@ const ORDER: Record<EntryKind, number> = { task: 0, chapter: 1, intent: 2, outpu
 /**
  * The block L5 receives (under its "working memory" label): task, chapter, then intents and outputs oldest
  * first. The memory holds up to 8K tokens, more than its share of the Immediate layer: with `maxTokens`,
- * the most important entries that fit are shown (the task always), still in that order.
+ * the most important entries that fit are shown (the task always), still in that order. `exclude` leaves
+ * out kinds the skill did not ask for (the chapter context of a skill without history).
  */
-export function renderWritingMemory(wm: WritingMemory, opts?: { maxTokens: number; counter: TokenCounter; now: number }): string {
-  let entries = wm.entries;
+export function renderWritingMemory(wm: WritingMemory, opts?: { maxTokens: number; counter: TokenCounter; now: number; exclude?: readonly EntryKind[] }): string {
+  let entries = wm.entries.filter((e) => !opts?.exclude?.includes(e.kind));
   if (opts) {
     const focus = keywordSet(wm.focus.text);
     let left = opts.maxTokens;
     const chosen = new Set<string>();
-    for (const { e } of wm.entries.map((e) => ({ e, score: importance(e, focus, opts.now) })).sort((a, b) => b.score - a.score || b.e.touchedAt - a.e.touchedAt)) {
+    for (const { e } of entries.map((e) => ({ e, score: importance(e, focus, opts.now) })).sort((a, b) => b.score - a.score || b.e.touchedAt - a.e.touchedAt)) {
       const cost = e.tokens + 8;
       if (cost > left && !e.pinned) continue;
       chosen.add(e.id);
       left -= cost;
     }
-    entries = wm.entries.filter((e) => chosen.has(e.id));
+    entries = entries.filter((e) => chosen.has(e.id));
   }
   const sorted = [...entries].sort((a, b) => ORDER[a.kind] - ORDER[b.kind] || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   return sorted.map((e) => `- ${LABEL[e.kind]}: ${e.text.replace(/\s*\n\s*/g, ' ')}`).join('\n');

@@ -136,6 +136,7 @@ export function createContextService(deps: ContextDeps) {
             message: input.message,
             typed: input.typed ?? false,
             l5Budget: input.budgets?.L5 ?? layerSpec('L5').defaultBudget,
+            chapterContext: wants('summaries'),
           })
         : null;
 

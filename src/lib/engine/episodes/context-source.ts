@@ -72,6 +72,11 @@ export function prepareLearningContext(
     typed: boolean;
     /** L5's token budget for this run: the working memory takes at most its share of it. */
     l5Budget: number;
+    /**
+     * The skill asks for history (004 context_rules): only then does the chapter context beyond the
+     * selection's `surrounding` go to the model (004 精准注入 — polish gets its surrounding text only).
+     */
+    chapterContext: boolean;
   },
 ): LearningContext {
   const sel = input.selection;
@@ -91,7 +96,14 @@ export function prepareLearningContext(
         typed: input.typed,
       })
     : null;
-  const rendered = memory ? renderWritingMemory(memory.wm, { maxTokens: Math.floor(input.l5Budget * WM_SHARE_OF_L5), counter: defaultTokenCounter, now: deps.env.clock.now() }) : '';
+  const rendered = memory
+    ? renderWritingMemory(memory.wm, {
+        maxTokens: Math.floor(input.l5Budget * WM_SHARE_OF_L5),
+        counter: defaultTokenCounter,
+        now: deps.env.clock.now(),
+        exclude: input.chapterContext ? [] : ['chapter'],
+      })
+    : '';
   let recalled: RecalledEpisode[] = [];
   return {
     sceneType,
