@@ -2,6 +2,7 @@ import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { rmSync } from 'node:fs';
 import type { CorpusQuery } from '../lib/corpus';
 import type { BenchApi, FillReport, PrefillReport } from './page';
+import type { EpisodeReport } from './episodes';
 import type { PeerReport } from './peers';
 import type { OpenSession } from './native';
 import { hookSqlite, sqliteMemory, workerHeap, type SqliteMemory, type WorkerHeap } from './worker-heap';
@@ -25,6 +26,8 @@ export interface BrowserSizeReport {
   pageHeapBefore: number | null;
   peers: PeerReport[];
   coldStartMs: number[];
+  /** Seed 003's calls at scale (issue 17), measured last so they do not change the figures above. */
+  episodes: EpisodeReport | null;
 }
 
 export interface BrowserSizeOptions {
@@ -41,6 +44,8 @@ export interface BrowserSizeOptions {
   recallLimit: number;
   coldStarts: number;
   peers: boolean;
+  /** Episodes to record for the 003 figures (0: none at this size). */
+  episodes: number;
   log: (line: string) => void;
 }
 
@@ -106,6 +111,11 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
     const heap = browserCdp ? await workerHeap(browserCdp, 'db.worker').catch((e: Error) => (opts.log(`  worker heap: ${e.message}`), null)) : null;
     // Last: it writes summaries, which the recall figures above should not see.
     const summaryMs = await call(page, 'summarize', { count: 20 });
+    let episodes: EpisodeReport | null = null;
+    if (opts.episodes > 0) {
+      opts.log(`  ${opts.episodes.toLocaleString('en')} episodes (episode.record), then episode.query and rules.list`);
+      episodes = await call(page, 'episodes', { seed: opts.seed, count: opts.episodes, queries: 200, lists: 200, rules: 60, samples: 200 });
+    }
     return {
       chromium: version,
       prefill: boot.prefill,
@@ -123,6 +133,7 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
       pageHeapBefore,
       peers,
       coldStartMs,
+      episodes,
     };
   } finally {
     await context.close();

@@ -9,6 +9,7 @@ import type { DbWorkerApi } from '../../src/lib/engine/host/worker-api';
 import type { Input, Method, Output } from '../../src/lib/engine/protocol/contract';
 import { generateMemories, generateQueries, generateTurns, type CorpusQuery } from '../lib/corpus';
 import { runPeers, type PeerReport } from './peers';
+import { episodeWorkload, type EpisodeReport } from './episodes';
 
 export interface PrefillReport {
   bytes: number;
@@ -202,6 +203,11 @@ const api = {
   summarize,
   queries: (opts: { seed: number; perKind: number }) => generateQueries(opts),
   peers: (opts: { seed: number; count: number; queries: CorpusQuery[]; limit: number }): Promise<PeerReport[]> => runPeers(opts),
+  /** Seed 003 at scale (issue 17): episode.record / episode.query / rules.list, and what recording costs typing. */
+  episodes: (opts: { seed: number; count: number; queries: number; lists: number; rules: number; samples: number }): Promise<EpisodeReport> => {
+    if (!engine) throw new Error('the DB worker has not started');
+    return episodeWorkload({ engine, ...opts, setState });
+  },
   pageHeap,
 };
 

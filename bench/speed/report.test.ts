@@ -50,6 +50,28 @@ describe('threshold checks', () => {
     expect(byId(checks([size(1000, { bytes: 1300, text: 200 })]))['goal-overhead']).toMatchObject({ measured: 1100, pass: false });
   });
 
+  it('003 memory calls are read from the real episode.record / episode.query / rules.list, never from stand-ins', () => {
+    const without = byId(checks([size(10_000)]));
+    for (const id of ['003-record', '003-query', '003-list', 'goal-episode-record', 'goal-record-ratio']) expect(without[id]).toMatchObject({ measured: null, pass: null, at: 'episodes not run' });
+    const s = size(10_000);
+    s.episodes = {
+      count: 10_000,
+      rules: 60,
+      record_ms: lat(4),
+      query_ms: lat(25),
+      rules_list_ms: lat(1),
+      over_memory_p95: { record: 1.33, query: 12.5, list: 1 },
+      typing: { event_lag_alone_ms: lat(0.1), event_lag_after_record_ms: lat(0.3), save_alone_ms: lat(2), save_after_record_ms: lat(5) },
+      wall_ms: 1,
+    };
+    const c = byId(checks([s]));
+    expect(c['003-record']).toMatchObject({ measured: 4, pass: true, at: '10,000 episodes' });
+    expect(c['goal-episode-query']).toMatchObject({ measured: 25, pass: false });
+    expect(c['goal-query-ratio']).toMatchObject({ measured: 12.5, pass: false, unit: 'x' });
+    expect(c['goal-record-ratio']).toMatchObject({ measured: 1.33, pass: true });
+    expect(c['goal-typing']).toMatchObject({ measured: 0.2, pass: true });
+  });
+
   it('a goal stated as "≤" is met at exactly the limit', () => {
     expect(byId(checks([size(100_000, { store: 3 })]))['goal-store']?.pass).toBe(true);
     expect(byId(checks([size(100_000, { store: 20 })]))['002-store']?.pass).toBe(false);

@@ -23,6 +23,20 @@ export interface SpeedSize {
   worker_heap: { js_heap_used: number | null; js_heap_total: number | null; wasm_memory: number | null; sqlite_memory_used: number | null; sqlite_memory_highwater: number | null };
   peers: Record<string, { docs: number; build_ms: number; heap_bytes: number | null; query_ms: LatencySummary; engram_over_peer_p50: number; engram_over_peer_p95: number }>;
   native: { store_turn_ms: LatencySummary; recall_ms: LatencySummary; db_bytes: number; wasm_over_native: { store_p50: number; store_p95: number; recall_p50: number; recall_p95: number } };
+  /** Seed 003's calls at scale (issue 17), measured at the largest size only. */
+  episodes?: EpisodeFigures;
+}
+
+export interface EpisodeFigures {
+  count: number;
+  rules: number;
+  record_ms: LatencySummary;
+  query_ms: LatencySummary;
+  rules_list_ms: LatencySummary;
+  /** p95 over the same run's stand-in calls: memory.create, memory.retrieve, memory.list. */
+  over_memory_p95: { record: number; query: number; list: number };
+  typing: { event_lag_alone_ms: LatencySummary; event_lag_after_record_ms: LatencySummary; save_alone_ms: LatencySummary; save_after_record_ms: LatencySummary };
+  wall_ms: number;
 }
 
 export interface SpeedResult {
@@ -54,16 +68,42 @@ export function sizeReport(opts: {
   const nativeStore = lat(opts.native.storeMs);
   const nativeRecall = lat(opts.native.recallMs);
   const textPerTurn = opts.textBytes / opts.turns;
+  const memoryCreate = lat(b.memoryCreateMs);
+  const memoryRetrieve = lat(b.memoryRetrieveMs);
+  const memoryList = lat(b.memoryListMs);
+  const e = b.episodes;
+  const episodes: EpisodeFigures | undefined = e
+    ? (() => {
+        const record = lat(e.recordMs);
+        const query = lat(e.queryMs);
+        const list = lat(e.rulesListMs);
+        return {
+          count: e.count,
+          rules: e.rules,
+          record_ms: record,
+          query_ms: query,
+          rules_list_ms: list,
+          over_memory_p95: { record: ratio(record.p95, memoryCreate.p95), query: ratio(query.p95, memoryRetrieve.p95), list: ratio(list.p95, memoryList.p95) },
+          typing: {
+            event_lag_alone_ms: lat(e.eventLagAloneMs),
+            event_lag_after_record_ms: lat(e.eventLagAfterRecordMs),
+            save_alone_ms: lat(e.saveAloneMs),
+            save_after_record_ms: lat(e.saveAfterRecordMs),
+          },
+          wall_ms: Math.round(e.wallMs),
+        };
+      })()
+    : undefined;
   return {
     turns: opts.turns,
     sessions: opts.sessions,
     fill: { prefilled_natively: opts.prefilled, appended_through_ui: b.fill.turns, ui_wall_ms: Math.round(b.fill.wallMs), prefill_import_ms: b.prefill ? Math.round(b.prefill.wallMs) : null },
     store_turn_ms: store,
     session_create_ms: lat(b.fill.sessionCreateMs),
-    store_memory_ms: lat(b.memoryCreateMs),
+    store_memory_ms: memoryCreate,
     recall_ms: recall,
-    memory_retrieve_ms: lat(b.memoryRetrieveMs),
-    memory_list_ms: lat(b.memoryListMs),
+    memory_retrieve_ms: memoryRetrieve,
+    memory_list_ms: memoryList,
     summary_10_ms: lat(b.summaryMs),
     summary_roll_ms: { ...lat(b.roll.ms), created: b.roll.created },
     cold_start_ms: { runs: b.coldStartMs.map((v) => round(v, 1)), median: round(median(b.coldStartMs), 1) },
@@ -98,6 +138,7 @@ export function sizeReport(opts: {
         recall_p95: ratio(recall.all.p95, nativeRecall.p95),
       },
     },
+    ...(episodes ? { episodes } : {}),
   };
 }
 
@@ -109,6 +150,20 @@ export function checks(sizes: readonly SpeedSize[]): SpeedResult['checks'] {
     const [name, size] = metric.split('@');
     const s = size ? at(Number(size)) : largest;
     if (!s) return { measured: null, at: size ? `${Number(size).toLocaleString('en')} turns (not run)` : '–' };
+    const e = s.episodes;
+    if (name?.startsWith('episode') || name?.startsWith('rules_list')) {
+      if (!e) return { measured: null, at: 'episodes not run' };
+      const ev: Record<string, number> = {
+        episode_record_p95_ms: e.record_ms.p95,
+        episode_query_p95_ms: e.query_ms.p95,
+        rules_list_p95_ms: e.rules_list_ms.p95,
+        episode_record_over_memory_create: e.over_memory_p95.record,
+        episode_query_over_memory_retrieve: e.over_memory_p95.query,
+        rules_list_over_memory_list: e.over_memory_p95.list,
+        episode_typing_lag_p95_delta_ms: round(e.typing.event_lag_after_record_ms.p95 - e.typing.event_lag_alone_ms.p95),
+      };
+      return { measured: ev[name] ?? null, at: `${e.count.toLocaleString('en')} episodes` };
+    }
     const v: Record<string, number> = {
       store_turn_p95_ms: s.store_turn_ms.p95,
       recall_symbol_p95_ms: s.recall_ms.symbol.p95,
@@ -166,11 +221,23 @@ export function speedTables(res: SpeedResult, format: 'text' | 'markdown'): stri
     row('wasm ÷ native store (p50, p95)', (s) => `${s.native.wasm_over_native.store_p50} / ${s.native.wasm_over_native.store_p95}`),
     row('wasm ÷ native recall (p50, p95)', (s) => `${s.native.wasm_over_native.recall_p50} / ${s.native.wasm_over_native.recall_p95}`),
   ]);
-  const fmt = (v: number | null, unit: string) => (v === null ? null : unit === 'B' ? (v >= 1_048_576 ? mb(v) : `${Math.round(v)} B`) : `${v.toFixed(2)} ms`);
+  const fmt = (v: number | null, unit: string) =>
+    v === null ? null : unit === 'B' ? (v >= 1_048_576 ? mb(v) : `${Math.round(v)} B`) : unit === 'x' ? `${v.toFixed(2)}×` : `${v.toFixed(2)} ms`;
   const thr = table(
     ['threshold', 'source', 'limit', 'measured', 'at', 'met'],
     res.checks.map((c) => [c.what, c.source, fmt(c.limit, c.unit), fmt(c.measured, c.unit), c.at, c.pass === null ? '–' : c.pass ? 'yes' : 'NO']),
   );
-  return [main, '', peers, '', thr].join('\n');
+  const withEpisodes = res.sizes.filter((x) => x.episodes);
+  const episodes = withEpisodes.length
+    ? table(['seed 003 (issue 17)', ...withEpisodes.map((x) => `${x.episodes?.count.toLocaleString('en')} episodes (${x.turns.toLocaleString('en')} turns)`)], [
+        ['episode.record p50/p95/p99 ms', ...withEpisodes.map((x) => p((x.episodes as EpisodeFigures).record_ms))],
+        ['episode.query p50/p95/p99 ms', ...withEpisodes.map((x) => p((x.episodes as EpisodeFigures).query_ms))],
+        ['rules.list p50/p95/p99 ms', ...withEpisodes.map((x) => p((x.episodes as EpisodeFigures).rules_list_ms))],
+        ['÷ memory.create / .retrieve / .list (p95)', ...withEpisodes.map((x) => { const o = (x.episodes as EpisodeFigures).over_memory_p95; return `${o.record} / ${o.query} / ${o.list}`; })],
+        ['typing: main-thread event lag p50/p95 ms, alone → after a record', ...withEpisodes.map((x) => { const ty = (x.episodes as EpisodeFigures).typing; return `${ty.event_lag_alone_ms.p50.toFixed(2)} / ${ty.event_lag_alone_ms.p95.toFixed(2)} → ${ty.event_lag_after_record_ms.p50.toFixed(2)} / ${ty.event_lag_after_record_ms.p95.toFixed(2)}`; })],
+        ['chapter save p50/p95 ms, alone → behind a record', ...withEpisodes.map((x) => { const ty = (x.episodes as EpisodeFigures).typing; return `${ty.save_alone_ms.p50.toFixed(2)} / ${ty.save_alone_ms.p95.toFixed(2)} → ${ty.save_after_record_ms.p50.toFixed(2)} / ${ty.save_after_record_ms.p95.toFixed(2)}`; })],
+      ])
+    : null;
+  return [main, '', peers, '', ...(episodes ? [episodes, ''] : []), thr].join('\n');
 }
 

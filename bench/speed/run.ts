@@ -34,6 +34,7 @@ const { values } = parseArgs({
     'queries-per-kind': { type: 'string', default: '50' },
     seed: { type: 'string', default: '42' },
     'no-peers': { type: 'boolean', default: false },
+    episodes: { type: 'string', default: '10000' },
     'skip-build': { type: 'boolean', default: false },
   },
 });
@@ -48,6 +49,8 @@ const sample = int('sample', values.sample);
 const memories = int('memories', values.memories);
 const perKind = int('queries-per-kind', values['queries-per-kind']);
 const seed = int('seed', values.seed);
+/** Seed 003 at scale (issue 17): recorded at the largest size only. */
+const episodes = int('episodes', values.episodes);
 const RECALL_LIMIT = 5;
 const COLD_STARTS = 3;
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
         recallLimit: RECALL_LIMIT,
         coldStarts: COLD_STARTS,
         peers: !values['no-peers'],
+        episodes: size === sizes.at(-1) ? episodes : 0,
         log,
       });
       if (prefillUrl) rmSync(join(DIST, prefillUrl), { force: true });
@@ -127,7 +131,7 @@ async function main(): Promise<void> {
   }
   const result: SpeedResult = {
     machine: { ...machineInfo(), chromium },
-    config: { sizes, seed, ui_sample: sample, memories, queries: queries.length, queries_per_kind: perKind, recall_limit: RECALL_LIMIT, cold_starts: COLD_STARTS, peers: !values['no-peers'] },
+    config: { sizes, seed, ui_sample: sample, memories, queries: queries.length, queries_per_kind: perKind, recall_limit: RECALL_LIMIT, cold_starts: COLD_STARTS, peers: !values['no-peers'], episodes },
     sizes: out,
     checks: checks(out),
     notes: [
@@ -135,10 +139,13 @@ async function main(): Promise<void> {
       'earlier turns: the same engine on better-sqlite3 writes them, the file is imported into the OPFS pool (bench-only bulk path)',
       'recall = recall.search (limit 5) over a fixed set of symbol / zh / en / mixed queries; memories = memory.create after the turns',
       'worker memory: V8 used heap over CDP after a forced GC; sqlite-wasm linear memory and sqlite3_status64(MEMORY_USED) read in the worker (worker-heap.ts); peers: page JS heap added, after gc()',
+      `seed 003 (issue 17), at the largest size, after everything above: ${episodes} episodes recorded one at a time with episode.record (1–3 candidates from the corpus, two projects), then 60 rules, 200 episode.query (project + scene type + a corpus text), 200 rules.list; typing: main-thread event latency right after sending an episode.record (not awaited) vs nothing sent, and document.update alone vs sent right behind a record, 200 alternating samples each`,
     ],
     elapsed_ms: Math.round(performance.now() - t0),
   };
   const file = resolve(values.out ?? join(REPO, 'bench/results/speed.json'));
+  const last = out.at(-1);
+  if (last?.episodes) log(`  episode.record p95 ${last.episodes.record_ms.p95} ms, episode.query p95 ${last.episodes.query_ms.p95} ms, rules.list p95 ${last.episodes.rules_list_ms.p95} ms`);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`\n${machineLine(result.machine)}, Chromium ${chromium}\n\n${speedTables(result, 'text')}\n\n→ ${file} (${(result.elapsed_ms / 1000).toFixed(0)} s)`);

@@ -1,6 +1,6 @@
 /**
  * Seed 004 (context engine) scenarios, plus seed 000's layer mapping (ARCHITECTURE §6), on the real
- * engine: context.build, runs, feedback → learning, rules, project files, documents, graph.
+ * engine: context.build, runs, feedback → episodes → distillation, rules, project files, documents, graph.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,11 @@ import type { ContextBuildResult } from '../../src/lib/engine/context/types';
 import { memoryProjectFileStore } from '../../src/lib/engine/files/project-file-store';
 import type { Input } from '../../src/lib/engine/protocol/contract';
 import { createTestEngine, expectOk } from '../../src/lib/engine/testing';
+import { testJobs } from '../../src/lib/engine/jobs/testing';
+import { runDistillation } from '../../src/lib/engine/jobs/distill-run';
+import { createHeuristicProvider } from '../../src/lib/domain/llm/heuristic';
+import type { ModelProvider } from '../../src/lib/domain/llm/types';
+import { EngineError } from '../../src/lib/domain/errors';
 import { ALICE, allText, build, instrumented, layer, pending, polishRun, prefixOf, project, SELECTION, STYLE, withSettings, WORLD } from './context-helpers';
 import { newSession, turn } from './helpers';
 
@@ -185,63 +190,72 @@ describe('seed 004 context engine', () => {
 });
 
 describe('seed 004 feedback, cancellation, compaction, settings files', () => {
-  it('004 采纳/拒绝触发偏好信号入库: events are recorded and learning turns them into rules the next run injects', async () => {
+  it('004 采纳/拒绝触发偏好信号入库: each accept/reject is an audited event and an episode; the learning pipeline turns them into rules the next run injects', async () => {
     const t = await createTestEngine();
+    const jobs = testJobs({ engine: t.engine, clock: t.clock });
     const p = await project(t);
     const doc = expectOk(await t.engine.call('document.create', { projectId: p.id, title: '一', content: '' }));
     const shorter = '她跑向控制台。按下按钮。';
     const longer = '她非常非常快速地、毫不犹豫地跑向了那个巨大的控制台，然后用力地按下了红色的按钮！真是太紧张了！';
-    let last;
-    for (const action of ['accept', 'reject', 'accept', 'accept', 'reject'] as const) {
+    for (const action of ['accept', 'reject', 'accept', 'accept', 'reject', 'accept', 'accept'] as const) {
       const r = await polishRun(t, p.id);
       t.clock.advance(1000);
       const text = action === 'accept' ? { finalText: shorter } : { outputText: longer };
-      last = expectOk(await t.engine.call('feedback.record', { runId: r.runId, action, sampleRefs: [{ documentId: doc.id, from: 0, to: 40 }], ...text }));
+      const res = expectOk(await t.engine.call('feedback.record', { runId: r.runId, action, sampleRefs: [{ documentId: doc.id, from: 0, to: 40 }], ...text }));
+      expect(res.episodeId).not.toBeNull();
+      expect(res.distillDue).toBeNull();
     }
-    const rows = t.driver.all<Record<string, unknown>>('SELECT run_id, skill_id, action, sample_refs, created_at, features FROM feedback_events ORDER BY rid');
-    expect(rows).toHaveLength(5);
-    expect(rows[0]).toMatchObject({ skill_id: 'polish', action: 'accept', sample_refs: JSON.stringify([{ documentId: doc.id, from: 0, to: 40 }]) });
+    const rows = t.driver.all<Record<string, unknown>>('SELECT run_id, skill_id, action, sample_refs, created_at, features, signal FROM feedback_events ORDER BY rid');
+    expect(rows).toHaveLength(7);
+    expect(rows[0]).toMatchObject({ skill_id: 'polish', action: 'accept', signal: 'strong-positive', sample_refs: JSON.stringify([{ documentId: doc.id, from: 0, to: 40 }]) });
+    expect(rows[1]).toMatchObject({ action: 'reject', signal: 'strong-negative' });
     expect(JSON.stringify(rows)).not.toContain('控制台');
-    expect(last?.learning.created.length).toBeGreaterThan(0);
+    // Recording learns nothing by itself (issue 17): it feeds the pipeline, which distillation runs.
+    expect(expectOk(await t.engine.call('rules.list', { projectId: p.id }))).toEqual([]);
+    expect(expectOk(await t.engine.call('distill.status', {}))).toMatchObject({ newEpisodes: 7, paused: false });
+    expect(await jobs.run('distill')).toMatchObject({ state: 'done', result: { episodes: 7 } });
     const rules = expectOk(await t.engine.call('rules.list', { projectId: p.id }));
-    const length = rules.find((r) => r.key === 'skill.polish.length');
+    const length = rules.find((r) => r.key === 'all.length');
     expect(length).toMatchObject({ scope: 'project', projectId: p.id, userConfirmed: false, source: 'learned' });
     expect(length?.rule).toContain('更短');
     expect(length?.confidence).toBeGreaterThanOrEqual(0.6);
-    expect(length?.supporting).toEqual(t.driver.all<{ id: string }>('SELECT id FROM feedback_events ORDER BY rid').map((r) => r.id));
+    // Its evidence: the five accepts of a shorter text (the rejected text was about as long as the input).
+    const accepted = expectOk(await t.engine.call('episode.list', { projectId: p.id, limit: 50 })).items.filter((e) => e.selectedIndex === 0).map((e) => e.id);
+    expect([...(length?.supporting ?? [])].sort()).toEqual([...accepted].sort());
     const next = await build(t, { kind: 'skill', skillId: 'polish', projectId: p.id, selection: SELECTION, message: '润色' });
     expect(layer(next, 'L2').text).toContain(`${length?.rule}（置信度: ${length?.confidence.toFixed(2)}，项目级）`);
 
     // Deleted keys are never re-learned; confirmed rules are never overwritten.
     expectOk(await t.engine.call('rules.delete', { id: length?.id as string }));
-    const bang = rules.find((r) => r.key === 'skill.polish.exclamation');
+    const bang = rules.find((r) => r.key === 'all.exclamation');
     expect(bang).toBeDefined();
     const confirmed = expectOk(await t.engine.call('rules.confirm', { id: bang?.id as string }));
     for (let i = 0; i < 3; i++) {
       const r = await polishRun(t, p.id);
-      const res = expectOk(await t.engine.call('feedback.record', { runId: r.runId, action: 'accept', finalText: shorter }));
-      expect(res.learning.skipped.map((x) => x.reason)).toEqual(expect.arrayContaining(['deleted', 'confirmed']));
+      expectOk(await t.engine.call('feedback.record', { runId: r.runId, action: 'accept', finalText: shorter }));
     }
+    await jobs.run('distill');
     const after = expectOk(await t.engine.call('rules.list', { projectId: p.id }));
-    expect(after.some((r) => r.key === 'skill.polish.length')).toBe(false);
+    expect(after.some((r) => r.key === 'all.length')).toBe(false);
     expect(after.find((r) => r.id === bang?.id)).toEqual(confirmed);
 
-    // Learning switched off (用户可控): each event is still recorded, nothing is learned; back on, the
-    // recorded events count.
+    // Learning switched off (用户可控): each event and episode is still recorded, nothing is learned;
+    // back on, the recorded episodes count.
     const u = await createTestEngine();
+    const ujobs = testJobs({ engine: u.engine, clock: u.clock });
     const q = await project(u);
     expectOk(await u.engine.call('settings.update', { patch: { 'preferences.learning': false } }));
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       const r = await polishRun(u, q.id);
-      const res = expectOk(await u.engine.call('feedback.record', { runId: r.runId, action: 'accept', finalText: shorter }));
-      expect(res.learning).toMatchObject({ paused: true, created: [], updated: [] });
+      expectOk(await u.engine.call('feedback.record', { runId: r.runId, action: 'accept', finalText: shorter }));
     }
-    expect(u.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM feedback_events')?.n).toBe(4);
+    expect(u.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM feedback_events')?.n).toBe(5);
+    expect(expectOk(await u.engine.call('episode.list', {})).total).toBe(5);
+    expect(await ujobs.run('distill')).toMatchObject({ state: 'done', result: { skipped: 'paused' } });
     expect(expectOk(await u.engine.call('rules.list', { projectId: q.id }))).toEqual([]);
     expectOk(await u.engine.call('settings.update', { patch: { 'preferences.learning': true } }));
-    const resumed = expectOk(await u.engine.call('feedback.record', { runId: (await polishRun(u, q.id)).runId, action: 'accept', finalText: shorter }));
-    expect(resumed.learning.paused).toBe(false);
-    expect(resumed.learning.created.length).toBeGreaterThan(0);
+    await ujobs.run('distill');
+    expect(expectOk(await u.engine.call('rules.list', { projectId: q.id })).length).toBeGreaterThan(0);
   });
 
   it('004 用户取消/超时: Stop while building gives CANCELED and stores nothing; feedback on canceled/timed-out runs says so; nothing left pending', async () => {
@@ -280,14 +294,31 @@ describe('seed 004 feedback, cancellation, compaction, settings files', () => {
     expect(pending(t)).toBe(0);
     expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM feedback_events')?.n).toBe(0);
 
-    // Learning over budget: TIMEOUT, the event is rolled back, the run stays completed.
-    const u = await createTestEngine({ context: { learningBudgetMs: 0 } });
+    // The preference update itself (distillation) timing out: TIMEOUT, nothing half-applied, nothing left running.
+    const u = await createTestEngine();
     const q = await project(u);
-    const r = await polishRun(u, q.id);
-    const timedOut = await u.engine.call('feedback.record', { runId: r.runId, action: 'accept', finalText: '短。' });
-    expect(timedOut).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
-    expect(u.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM feedback_events')?.n).toBe(0);
-    expect(expectOk(await u.engine.call('run.get', { runId: r.runId })).status).toBe('completed');
+    for (let i = 0; i < 5; i++) expectOk(await u.engine.call('feedback.record', { runId: (await polishRun(u, q.id)).runId, action: 'accept', finalText: '短。' }));
+    const slow: ModelProvider = {
+      ...createHeuristicProvider(),
+      kind: 'openai-compatible',
+      canGenerate: true,
+      json: () => Promise.reject(new EngineError('TIMEOUT', 'The model did not answer in time.')),
+    };
+    expect(await runDistillation({ engine: u.engine, provider: slow, trigger: 'manual' })).toMatchObject({ state: 'failed', code: 'TIMEOUT' });
+    expect(expectOk(await u.engine.call('rules.list', { projectId: q.id }))).toEqual([]);
+    const status = expectOk(await u.engine.call('distill.status', {}));
+    expect(status.running).toBeNull();
+    expect(status.lastRun).toMatchObject({ status: 'failed', errorCode: 'TIMEOUT' });
+    // A distillation that never came back is closed as TIMEOUT by the next one, not left running.
+    const begun = expectOk(await u.engine.call('distill.begin', { trigger: 'manual' }));
+    expect(begun.state).toBe('started');
+    u.clock.advance(11 * 60_000);
+    expect(expectOk(await u.engine.call('distill.begin', { trigger: 'manual' })).state).toBe('started');
+    expect(u.driver.all<{ status: string; error_code: string | null }>('SELECT status, error_code FROM distill_runs ORDER BY rid').map((r) => [r.status, r.error_code])).toEqual([
+      ['failed', 'TIMEOUT'],
+      ['failed', 'TIMEOUT'],
+      ['running', null],
+    ]);
     expect(pending(u)).toBe(0);
   });
 

@@ -1,5 +1,5 @@
 /**
- * docs/traceability.md maps every scenario of seeds 000, 001, 002 and 004 to the tests named after it
+ * docs/traceability.md maps every scenario of seeds 000–004 to the tests named after it
  * (STYLE: "one acceptance test per seed scenario, named after it"). This test rebuilds the page from the
  * test files and fails when a required scenario has no test, or when the page is stale (regenerate with
  * `UPDATE_TRACEABILITY=1 npx vitest run tests/acceptance/traceability.test.ts`).
@@ -17,6 +17,12 @@ interface Seed {
   /** Every scenario of the seed, as the seed names it; a test covers one when its name starts with `<prefix><scenario>`. */
   scenarios: readonly string[];
   prefix: (scenario: string) => string;
+  /**
+   * Scenarios of the seed that an open issue still has to build: listed on the page under that issue,
+   * with whatever tests already name them, and not counted as covered. Moving one into `scenarios` is
+   * how it becomes required.
+   */
+  pending?: { issue: number; scenarios: readonly string[] };
 }
 
 /** The scenarios of each seed ("#### Scenario:" / "### SC-…" headings), word for word. */
@@ -58,9 +64,50 @@ const SEEDS: Record<string, Seed> = {
     prefix: (s) => s.split(' ')[0] as string,
   },
   '003': {
-    title: 'Seed 003 · Memory System (semantic rules, scope, degradation) — the parts the context engine uses',
-    scenarios: [],
+    title: 'Seed 003 · Memory System (three layers, episodes, distillation, conflicts, memory panel, provenance, scope)',
+    scenarios: [
+      '三层记忆协作——续写打斗场景',
+      '工作记忆容量超限时的淘汰',
+      '会话结束时工作记忆归档',
+      'AI 技能执行后自动记录情景',
+      '用户撤销 AI 输出——延迟负反馈',
+      '情景记忆召回',
+      '批量触发语义记忆蒸馏',
+      '蒸馏产生新规则',
+      '蒸馏服务不可用时的降级',
+      '时间迁移——用户风格变化',
+      '直接矛盾——用户选择解决',
+      '用户确认 AI 学到的偏好',
+      '用户手动添加偏好规则',
+      '用户删除错误偏好',
+      '用户暂停学习',
+      '记忆面板空状态',
+      '用户查看 AI 输出的记忆溯源',
+      '用户反馈溯源判断有误',
+      '项目级记忆覆盖全局记忆',
+      '用户将项目级规则提升为全局',
+      '用户执行项目级清除',
+      '并发蒸馏与写入冲突隔离',
+    ],
     prefix: (s) => `003 ${s}`,
+    // The forgetting half of seed 003 (decay, LRU/TTL, degradation, backpressure, clear-all): issue 19.
+    pending: {
+      issue: 19,
+      scenarios: [
+        '情景记忆衰减到待压缩状态',
+        '被召回的记忆重新激活',
+        '用户确认的记忆免于衰减',
+        '向量索引故障时的语义召回降级',
+        '全部记忆不可用时的兜底',
+        '情景记忆超过上限触发 LRU+TTL 淘汰',
+        '记忆检索失败时降级到默认规则',
+        '记忆读写指标达标',
+        '清理任务失败触发告警',
+        '全量清除必须二次确认',
+        '记忆上限自动回收',
+        '并发查询背压',
+      ],
+    },
   },
   '004': {
     title: 'Seed 004 · AI Memory sprint (six layers, stable prefix, context_rules, feedback, compaction)',
@@ -120,8 +167,8 @@ function build(rows: Map<string, Row[]>): { page: string; missing: string[] } {
   const out = [
     '# Traceability: seed scenarios → tests',
     '',
-    'Generated from the test files by `tests/acceptance/traceability.test.ts`, which fails when a scenario of',
-    'seeds 000, 001, 002 or 004 has no test named after it, or when this page is stale. Acceptance tests run',
+    'Generated from the test files by `tests/acceptance/traceability.test.ts`, which fails when a required',
+    'scenario of seeds 000–004 has no test named after it, or when this page is stale. Acceptance tests run',
     'against the real engine on sqlite-wasm (`npm run test:unit`); `tests/e2e` run in Chromium (`npm run test:e2e`).',
     'Issue-level behaviour without a seed scenario is covered by the unit tests beside the code.',
     '',
@@ -139,6 +186,17 @@ function build(rows: Map<string, Row[]>): { page: string; missing: string[] } {
         if (covering.length === 0) missing.push(`${id}: ${scenario}`);
         const tests = covering.map((r) => `${cell(r.name)} (\`${r.file}\`)`).join('<br>') || '**(no test)**';
         out.push(`| ${cell(scenario)} | ${tests} |`);
+      }
+      out.push('');
+    }
+    if (seed.pending) {
+      out.push(`Not built yet — issue ${seed.pending.issue} (not counted as covered; tests that already name one are listed):`, '');
+      out.push('| scenario | tests so far |', '|---|---|');
+      for (const scenario of seed.pending.scenarios) {
+        const want = bare(seed.prefix(scenario));
+        const partial = list.filter((r) => bare(r.name).startsWith(want));
+        partial.forEach((r) => used.add(r));
+        out.push(`| ${cell(scenario)} | ${partial.map((r) => `${cell(r.name)} (\`${r.file}\`)`).join('<br>') || `**(issue ${seed.pending.issue})**`} |`);
       }
       out.push('');
     }
@@ -171,7 +229,7 @@ describe('traceability', () => {
     expect(readLiteral('`a ${b} c`', 0)).toEqual({ text: 'a … c', end: 10 });
   });
 
-  it('every scenario of seeds 000, 001, 002 and 004 has a test, and docs/traceability.md lists them', () => {
+  it('every required scenario of seeds 000–004 has a test, and docs/traceability.md lists them (pending ones under their issue)', () => {
     const { page, missing } = build(collect());
     expect(missing).toEqual([]);
     const path = join(ROOT, 'docs', 'traceability.md');
@@ -185,5 +243,17 @@ describe('traceability', () => {
     expect(missing).toContain('000: 加载用户画像');
     expect(missing).not.toContain('000: 消息持久化');
     expect(page).toContain('| 加载用户画像 | **(no test)** |');
+  });
+
+  it('a scenario left to a later issue is listed under it and never counts as covered', () => {
+    const { missing, page } = build(new Map([['003', [{ name: '003 记忆检索失败时降级到默认规则: part of it', file: 'y.test.ts' }]]]));
+    expect(missing).toContain('003: 三层记忆协作——续写打斗场景');
+    expect(missing.some((m) => m.includes('情景记忆衰减到待压缩状态'))).toBe(false);
+    expect(page).toContain('Not built yet — issue 19');
+    expect(page).toContain('| 情景记忆衰减到待压缩状态 | **(issue 19)** |');
+    expect(page).toContain('| 记忆检索失败时降级到默认规则 | 003 记忆检索失败时降级到默认规则: part of it (`y.test.ts`) |');
+    // Every scenario of seed 003 is on the page once: built here, or pending.
+    const all = [...SEEDS['003']!.scenarios, ...(SEEDS['003']!.pending?.scenarios ?? [])];
+    expect(new Set(all).size).toBe(34);
   });
 });

@@ -60,10 +60,12 @@ async function fillEveryTable(page: Page): Promise<void> {
   await call(page, 'settings.update', { patch: { 'memory.rag_top_n': 7 } });
   const doc = await call<{ id: string }>(page, 'document.create', { projectId: project.id, title: '第一章', content: '夜色很深。林夜站在河边，没有动。' });
   await call(page, 'rules.add', { rule: '对话用短句', category: 'style', scope: 'project', projectId: project.id });
+  // A rule that contradicts it (rule_conflicts; every rule change is in rule_history).
+  await call(page, 'rules.add', { rule: '偏好长句', category: 'pacing', scope: 'project', projectId: project.id });
   const hero = await call<{ id: string }>(page, 'graph.addEntity', { projectId: project.id, type: 'character', name: '林夜', aliases: ['小夜'] });
   await call(page, 'graph.addFact', { projectId: project.id, subject: hero.id, predicate: 'fears', object: '水' });
   await call(page, 'projectFile.write', { projectId: project.id, path: '.engram/characters/林夜.md', content: '# 林夜\n怕水。' });
-  // A skill run on the document (context_runs + generation_traces), accepted (feedback_events).
+  // A skill run on the document (context_runs + generation_traces + run_learning), accepted (feedback_events + episodes).
   const run = await call<{ runId: string }>(page, 'context.build', {
     kind: 'skill',
     skillId: 'polish',

@@ -54,3 +54,11 @@ export const col = {
 export function nullable<S extends z.ZodType>(c: ColumnSpec<S>): ColumnSpec<z.ZodNullable<S>> {
   return { kind: c.kind, nullable: true, schema: c.schema.nullable() };
 }
+
+/**
+ * A column added after the format's version was fixed (format.ts: "adding a column with a default is
+ * backward compatible"): a file from before it lacks the column, and the row gets the SQL default.
+ */
+export function defaulted<S extends z.ZodType>(c: ColumnSpec<S>, value: z.input<S>): ColumnSpec<z.ZodDefault<S>> {
+  return { kind: c.kind, nullable: c.nullable, schema: c.schema.default(value as never) as z.ZodDefault<S> };
+}

@@ -1,4 +1,4 @@
-import { col, nullable } from './columns';
+import { col, defaulted, nullable } from './columns';
 import { TEXT } from './limits';
 import { defineTable } from './table-spec';
 
@@ -62,6 +62,8 @@ export const feedbackEvents = defineTable({
     edit_distance: nullable(col.real(0, 1)),
     features: col.object(64_000),
     created_at: col.time(),
+    // Issue 17: the 003 implicit signal of the event.
+    signal: defaulted(nullable(col.text(TEXT.short)), null),
   },
   key: ['id'],
   refs: [{ column: 'run_id', table: 'context_runs', target: 'id' }],
@@ -87,6 +89,10 @@ export const semanticRules = defineTable({
     status: col.enum(['active', 'deleted']),
     created_at: col.time(),
     updated_at: col.time(),
+    // Issue 17: what a learned rule rests on, verdict penalties, the last time drift.
+    basis: defaulted(col.list(8_000), []),
+    penalty: defaulted(col.real(0, 1), 0),
+    drifted_at: defaulted(nullable(col.time()), null),
   },
   key: ['id'],
   refs: [{ column: 'project_id', table: 'projects', target: 'id' }],

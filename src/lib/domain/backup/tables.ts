@@ -1,6 +1,7 @@
 import * as context from './tables-context';
 import * as conversation from './tables-conversation';
 import * as memory from './tables-memory';
+import * as learning from './tables-learning';
 import type { TableSpec } from './table-spec';
 
 /**
@@ -25,6 +26,11 @@ export const TABLES = [
   context.generationTraces,
   context.kgEntities,
   context.kgFacts,
+  // issue 17
+  learning.episodes,
+  learning.ruleHistory,
+  learning.ruleConflicts,
+  learning.runLearning,
 ] as const;
 
 export type AnyTable = (typeof TABLES)[number];

@@ -98,7 +98,8 @@ function buildLayer(id: LayerId, input: LayerInput | undefined, ctx: AssembleInp
       body: p.item.text,
       priority: p.item.priority ?? defaultPriority(id, p),
       required: isRequired(id, p.item.kind),
-      trimmable: id === 'L1' || id === 'L3',
+      // The chapter's working memory (issue 17) is cut at an entry boundary rather than dropped whole.
+      trimmable: id === 'L1' || id === 'L3' || (id === 'L5' && p.item.kind === 'working-memory'),
     };
   });
   const overhead = ctx.counter.count(`${head.join('\n')}\n`);

@@ -1,9 +1,10 @@
 import type { Row } from '../../domain/backup';
 import type { SqlDriver } from '../store/driver';
-import { MEMORY_FTS_COLUMNS, memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from '../store/fts-columns';
+import { EPISODE_FTS_COLUMNS, MEMORY_FTS_COLUMNS, episodeFtsColumns, memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from '../store/fts-columns';
+import { keptText } from '../../domain/episodes/summary';
 
 /**
- * The full-text rows of the three indexed tables, rebuilt from a row's content. FTS tables are
+ * The full-text rows of the indexed tables, rebuilt from a row's content. FTS tables are
  * contentless and derived, so they are never exported; an import writes them here with the same
  * columns the repositories write — the same functions (store/fts-columns.ts) produce them.
  */
@@ -31,6 +32,15 @@ export const FTS_INDEXES = {
     columns: MEMORY_FTS_COLUMNS,
     values: (row: Row) =>
       memoryFtsColumns({ content: row.content as string, tags: row.tags as string[], value: row.value, key: row.key as string }),
+  },
+  episodes: {
+    table: 'episodes_fts',
+    columns: EPISODE_FTS_COLUMNS,
+    values: (row: Row) =>
+      episodeFtsColumns({
+        inputSummary: row.input_summary as string,
+        keptText: keptText({ candidates: row.candidates as string[], selectedIndex: row.selected_index as number, finalText: row.final_text as string | null, summary: row.summary as string | null }),
+      }),
   },
 } as const satisfies Record<string, FtsIndex>;
 

@@ -97,6 +97,11 @@ const ENTRIES: Record<TableName, Entry> = {
   generation_traces: { own: following(ofRuns) },
   kg_entities: { own: { project: project() } },
   kg_facts: { own: { project: project() } },
+  // Writing memory that learns (issue 17).
+  episodes: { own: { project: project() }, fts: FTS_INDEXES.episodes },
+  rule_history: { own: { project: project() } },
+  rule_conflicts: { own: { project: project() } },
+  run_learning: { own: following(ofRuns) },
 };
 
 export const REGISTRY: readonly EngineTable[] = TABLES.map((t) => ({ spec: t as unknown as EngineTable['spec'], ...ENTRIES[t.name] }));
@@ -115,4 +120,5 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   op_results: 'the answers to writes of the last two minutes, for a window that re-sends one; they belong to the database that applied them',
   job_runs: 'the log of background job runs (maintenance); jobs record new runs where they run',
   meta: 'facts about this database file, such as the segmenter version its search index was built with',
+  distill_runs: 'the lease and log of background distillation runs; an imported database distills its episodes anew',
 };

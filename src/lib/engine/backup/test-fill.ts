@@ -85,6 +85,16 @@ export async function fillEveryTable(t: BackupTestEngine, tag = ''): Promise<Fil
   expectOk(await engine.call('projectFile.write', { projectId: project.id, path: '.engram/characters/林夜.md', content: '# 林夜\n怕水。' }));
   expectOk(await engine.call('projectFile.write', { projectId: project.id, path: '.engram/style/guide.md', content: 'Short sentences.' }));
 
+  // Writing memory (issue 17): a skill run on the chapter leaves its learning row, its episode (and event),
+  // two contradicting rules open a conflict, every rule change is in the history.
+  const built = expectOk(
+    await engine.call('context.build', { kind: 'skill', skillId: 'continue', documentId: doc.id, message: `写得紧凑些${tag}`, typed: true, selection: { before: '夜色很深。', text: '林夜站在河边，没有动。', after: '' }, locale: 'zh-CN' }),
+  );
+  expectOk(await engine.call('run.complete', { runId: built.runId, status: 'completed' }));
+  expectOk(await engine.call('episode.record', { runId: built.runId, candidates: ['他转身走了。', `他在河边站了很久，直到天亮${tag}。`], selectedIndex: 0, finalText: '他转身走开了。', explicit: '短一点更好' }));
+  expectOk(await engine.call('rules.add', { rule: `偏好长句${tag}`, category: 'pacing', scope: 'project', projectId: project.id }));
+  expectOk(await engine.call('rules.add', { rule: `偏好短句${tag}`, category: 'pacing', scope: 'project', projectId: project.id }));
+
   insertRun(driver, { id: `run-chat${tag}`, sessionId: s1.id, messageId: messageIds[1] ?? null, projectId: null, documentId: null, at: clock.now() });
   insertRun(driver, { id: `run-skill${tag}`, sessionId: null, messageId: null, projectId: project.id, documentId: doc.id, at: clock.now() });
   return { projectId: project.id, otherProjectId: other.id, sessionIds: [s1.id, s2.id, s3.id], memoryIds: [m1.id, m2.id, m3.id] };

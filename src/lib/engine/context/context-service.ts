@@ -28,6 +28,7 @@ import { historyItems, memoryItems, recallItems, sessionSummaryItems, taskItems,
 import { DEFAULT_RULES, preferenceItems, profileItems, rulesItems, settingsItems } from './static-sources';
 import { createBuildRegistry, nextTask } from './build-registry';
 import { deriveTrace } from './trace';
+import { prepareLearningContext } from '../episodes/context-source';
 import type { ContextDeps } from './deps';
 import type { ContextBuildResult } from './types';
 
@@ -45,6 +46,8 @@ export interface BuildInput {
   locale: 'en' | 'zh-CN';
   /** The caller's id for this build, so `context.cancel` can stop it. */
   requestId?: string;
+  /** The message is an instruction the user typed, not the skill's default (an intent for working memory). */
+  typed?: boolean;
 }
 
 const QUERY_CHARS = 4000;
@@ -122,6 +125,21 @@ export function createContextService(deps: ContextDeps) {
     // The same for a project's skill runs, inside their L4 source (run-history.ts).
     const runHistory = input.kind === 'skill' && projectId !== null && wants('summaries');
 
+    // 003 三层记忆: a skill run takes in episodes (L4) and, on a chapter, the writing working memory (L5).
+    const learning =
+      input.kind === 'skill'
+        ? prepareLearningContext(deps, {
+            skillId: skill.id,
+            projectId,
+            document,
+            selection: input.selection,
+            message: input.message,
+            typed: input.typed ?? false,
+            l5Budget: input.budgets?.L5 ?? layerSpec('L5').defaultBudget,
+            chapterContext: wants('summaries'),
+          })
+        : null;
+
     // L5 first: L4's history starts where the rolling window ends.
     let firstWindowTurn = (session?.turnCount ?? 0) + 1;
     const windowPart = await load('L5', () => {
@@ -136,9 +154,10 @@ export function createContextService(deps: ContextDeps) {
       return [...workingMemoryItems(deps.workingMemory.peek(session.id)), ...turnItems(turns)];
     });
     const task = taskItems({ message: input.message, selection: input.selection });
+    const immediate = [...(learning?.workingMemory ?? []), ...task];
     const l5: LayerInput = unavailable(windowPart.status ?? 'ok')
-      ? { status: 'degraded', items: task, reason: windowPart.reason ?? 'missing' }
-      : { status: 'ok', items: [...windowPart.items, ...task] };
+      ? { status: 'degraded', items: immediate, reason: windowPart.reason ?? 'missing' }
+      : { status: 'ok', items: [...windowPart.items, ...immediate] };
 
     const query = [input.message, input.selection?.text ?? ''].join('\n').slice(0, QUERY_CHARS);
     const topN = typeof rules?.memories === 'object' && rules.memories.topN !== undefined ? rules.memories.topN : cfg['memory.rag_top_n'];
@@ -151,13 +170,14 @@ export function createContextService(deps: ContextDeps) {
       load('L0', () => rulesItems(skill)),
       cfg['memory.enable_user_profile'] ? load('L1', () => profileItems(deps.memory)) : skip('disabled'),
       // 004 "可删除/关闭": switched off, L2 is masked to its fixed empty placeholder, never removed.
-      cfg['preferences.inject'] ? load('L2', () => preferenceItems(deps.rules, projectId)) : skip('disabled'),
+      cfg['preferences.inject'] ? load('L2', () => preferenceItems(deps.rules, projectId, deps.learning.conflicts)) : skip('disabled'),
       !projectId
         ? skip('no-project')
         : !needsFiles
           ? skip('not-requested')
           : load('L3', (signal) => settingsItems({ files: deps.files, projectId, rules, maxChars: l3Budget * 8, signal })),
       wants('memories') ? load('L4', () => memoryItems(deps.memory.retrieve({ query, topN, sessionId: session?.id, projectId }))) : null,
+      learning && wants('episodes') ? load('L4', () => learning.episodes()) : null,
       session && wants('summaries') ? load('L4', () => historyItems(deps.summaries.list(session.id), firstWindowTurn)) : null,
       history
         ? load('L4', async () => {
@@ -218,6 +238,7 @@ export function createContextService(deps: ContextDeps) {
         messages: pkg.messages,
       });
       deps.traces.insert(runId, deriveTrace(pkg.layers));
+      learning?.commit(runId, pkg.layers);
       // 001 access tracking: only what the context kept, not what the budget cut.
       if (memoryIds.length > 0) deps.memory.markAccessed(memoryIds);
       deps.runs.pruneMessages(tuning.runMessagesKept);

@@ -15,6 +15,9 @@ import type { SettingsRepo } from '../store/settings-repo';
 import type { SummaryRepo } from '../store/summary-repo';
 import type { RunToolMemories } from '../store/run-tool-memories';
 import type { TraceRepo } from '../store/trace-repo';
+import type { EpisodeRepo } from '../store/episode-repo';
+import type { LearningRepo } from '../store/learning-repo';
+import type { WritingMemoryRegistry } from '../episodes/writing-memory-registry';
 import type { Compaction } from './compaction';
 import type { MemoryPort } from './memory-port';
 import type { RunHistory } from './run-history';
@@ -46,4 +49,8 @@ export interface ContextDeps {
   contextQuery: ContextQuery;
   compaction: Compaction;
   runHistory: RunHistory;
+  /** Writing memory that learns (issue 17): episodes, the learning bookkeeping, the working memory. */
+  episodes: EpisodeRepo;
+  learning: LearningRepo;
+  writing: WritingMemoryRegistry;
 }

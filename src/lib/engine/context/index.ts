@@ -25,6 +25,11 @@ import type { SessionRepo } from '../store/session-repo';
 import type { SettingsRepo } from '../store/settings-repo';
 import type { SummaryRepo } from '../store/summary-repo';
 import { createTraceRepo } from '../store/trace-repo';
+import { createEpisodeRepo } from '../store/episode-repo';
+import { createLearningRepo } from '../store/learning-repo';
+import { createWritingMemoryRegistry } from '../episodes/writing-memory-registry';
+import { createEpisodeService } from '../episodes/episode-service';
+import { createDistillService } from '../semantic/distill-service';
 import { createCompaction } from './compaction';
 import { createContextService } from './context-service';
 import type { ContextDeps } from './deps';
@@ -54,6 +59,10 @@ export function createContextServices(base: {
   const documents = createDocumentRepo(env);
   const runs = createRunRepo(env);
   const feedback = createFeedbackRepo(env);
+  // Writing memory that learns (issue 17).
+  const episodes = createEpisodeRepo(env);
+  const learning = createLearningRepo(env);
+  const writing = createWritingMemoryRegistry({ clock: env.clock, counter: defaultTokenCounter, learning, episodes });
   const deps: ContextDeps = {
     ...base,
     tuning,
@@ -70,14 +79,21 @@ export function createContextServices(base: {
     contextQuery: createContextQuery(env),
     compaction: createCompaction({ env, summaries, counter: defaultTokenCounter, tuning }),
     runHistory: createRunHistory({ files, documents, runs, feedback, tuning }),
+    episodes,
+    learning,
+    writing,
   };
   const graph = createKnowledgeGraph(env);
+  const feedbackService = createFeedbackService(deps);
   return {
     deps,
     context: createContextService(deps),
     runs: createRunService(deps),
-    feedback: createFeedbackService(deps),
+    feedback: feedbackService,
     rules: createRulesService(deps),
+    // Writing memory that learns (issue 17): episodes, working memory, distillation's engine side.
+    episodes: createEpisodeService(deps, feedbackService.outcomes),
+    distill: createDistillService(deps),
     graph,
     graphCheck: createGraphService({ graph, projects: deps.projects }),
   };

@@ -5,15 +5,25 @@
  *   add      user rule: confidence 1.0, confirmed              update   text edit → userModified, version + 1
  *   confirm  userConfirmed: learning never overwrites it       delete   status 'deleted': the key is remembered
  *   promote  project → global (003 "提升为全局")
+ *
+ * Every change is in the learning history (003 "查看学习历史"); a deleted learned rule's supporting
+ * episodes are marked negative for its pattern; adding, editing or promoting a rule looks for a direct
+ * contradiction with the rules already there (003 记忆冲突检测).
  */
 import { EngineError } from '../../domain/errors';
 import type { ContextDeps } from './deps';
 import type { RuleCategory, SemanticRule } from './types';
+import { createConflictService } from '../semantic/conflict-service';
+import type { RuleChange } from '../semantic/types';
 
 const strip = ({ order: _order, ...rule }: SemanticRule & { order: number }): SemanticRule => rule;
+const snap = (r: Pick<SemanticRule, 'rule' | 'confidence' | 'version'>) => ({ rule: r.rule, confidence: r.confidence, version: r.version });
 
 export function createRulesService(deps: ContextDeps) {
   const { rules } = deps;
+  const conflicts = createConflictService(deps);
+  const history = (action: RuleChange['action'], before: SemanticRule | null, after: SemanticRule, episodes: string[] = []) =>
+    deps.learning.history.add({ ruleId: after.id, projectId: after.projectId, action, actor: 'user', before: before && snap(before), after: snap(after), episodes, distillId: null });
   const conflict = () =>
     new EngineError('CONFLICT', 'A rule with that `key` already exists in this scope; edit or delete it first.', { field: 'key' });
 
@@ -30,36 +40,50 @@ export function createRulesService(deps: ContextDeps) {
       if (projectId) deps.projects.mustFind(projectId, 'projectId');
       const key = input.key ?? null;
       if (rules.keyTaken(input.scope, projectId, key)) throw conflict();
-      return strip(rules.insert({ rule: input.rule, category: input.category, scope: input.scope, projectId, key, confidence: 1, source: 'user', userConfirmed: true }));
+      const added = rules.insert({ rule: input.rule, category: input.category, scope: input.scope, projectId, key, confidence: 1, source: 'user', userConfirmed: true });
+      history('added', null, added);
+      conflicts.detect();
+      return strip(rules.mustFind(added.id));
     },
     update(input: { id: string; rule?: string; category?: RuleCategory }): SemanticRule {
       const before = rules.mustFind(input.id);
       const textChanged = input.rule !== undefined && input.rule !== before.rule;
       if (!textChanged && (input.category === undefined || input.category === before.category)) return strip(before);
-      return strip(
-        rules.patch(input.id, {
-          ...(input.rule === undefined ? {} : { rule: input.rule }),
-          ...(input.category === undefined ? {} : { category: input.category }),
-          ...(textChanged ? { userModified: true } : {}),
-        }),
-      );
+      const after = rules.patch(input.id, {
+        ...(input.rule === undefined ? {} : { rule: input.rule }),
+        ...(input.category === undefined ? {} : { category: input.category }),
+        ...(textChanged ? { userModified: true } : {}),
+      });
+      history('edited', before, after);
+      if (textChanged) conflicts.detect();
+      return strip(rules.mustFind(after.id));
     },
     confirm(id: string): SemanticRule {
       const before = rules.mustFind(id);
-      return strip(before.userConfirmed ? before : rules.patch(id, { userConfirmed: true }));
+      if (before.userConfirmed) return strip(before);
+      const after = rules.patch(id, { userConfirmed: true });
+      history('confirmed', before, after);
+      return strip(after);
     },
     /** 003 "后续蒸馏不会重新生成该规则": the row stays as `deleted`, so learning sees its key. */
     delete(id: string): { deleted: true; id: string } {
-      rules.mustFind(id);
-      rules.patch(id, { status: 'deleted' });
+      const before = rules.mustFind(id);
+      const after = rules.patch(id, { status: 'deleted' });
+      conflicts.negateSupport(before);
+      deps.learning.conflicts.closeForRule(id);
+      history('deleted', before, after, before.supporting);
       return { deleted: true, id };
     },
     promote(id: string): SemanticRule {
       const before = rules.mustFind(id);
       if (before.scope === 'global') throw new EngineError('CONFLICT', 'That rule (`id`) is already global.', { field: 'id' });
       if (rules.keyTaken('global', null, before.key)) throw conflict();
-      return strip(rules.patch(id, { scope: 'global', projectId: null }));
+      const after = rules.patch(id, { scope: 'global', projectId: null });
+      history('promoted', before, after);
+      conflicts.detect();
+      return strip(rules.mustFind(after.id));
     },
+    conflicts,
   };
 }
 

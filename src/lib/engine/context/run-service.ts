@@ -10,6 +10,8 @@
 import { EngineError } from '../../domain/errors';
 import type { ContextDeps } from './deps';
 import type { GenerationTrace, RunDetail, RunStatus, RunSummary } from './types';
+import { importanceOf, valenceOf } from '../../domain/episodes/signals';
+import type { SceneType } from '../../domain/episodes/scene-type';
 
 /** 003 "判断有误": how much a learned rule's confidence drops when the user says the trace was wrong. */
 export const TRACE_PENALTY = 0.1;
@@ -59,8 +61,11 @@ export function createRunService(deps: ContextDeps) {
       return trace;
     },
     /**
-     * 003 memory:trace:feedback. "incorrect" about one referenced learned rule lowers its confidence
-     * and records the run as contradicting evidence; confirmed rules are the user's and stay as they are.
+     * 003 memory:trace:feedback. "incorrect" about one referenced learned rule lowers its confidence,
+     * records the run as contradicting evidence and keeps the cut as the rule's `penalty`, which every
+     * later distillation subtracts again (so it stays lowered); "负反馈作为新情景记忆参与后续蒸馏": the
+     * verdict is also an episode that votes against the rule's patterns. Confirmed rules are the user's
+     * and stay as they are.
      */
     traceFeedback(input: { runId: string; verdict: 'correct' | 'incorrect'; referenceId?: string }): GenerationTrace {
       const trace = this.trace(input.runId);
@@ -71,9 +76,43 @@ export function createRunService(deps: ContextDeps) {
       const ruleId = input.referenceId?.startsWith('preference:') ? input.referenceId.slice('preference:'.length) : null;
       const rule = ruleId ? deps.rules.find(ruleId) : undefined;
       if (input.verdict === 'incorrect' && rule && rule.status === 'active' && !rule.userConfirmed) {
-        deps.rules.patch(rule.id, {
+        const run = runs.mustFind(input.runId);
+        const verdict = rule.basis.length
+          ? deps.episodes.insert({
+              kind: 'verdict',
+              // The run has (or will have) its own skill-run episode; a verdict stands apart.
+              runId: null,
+              skillId: run.skillId,
+              projectId: run.projectId,
+              documentId: run.documentId,
+              sceneType: (deps.learning.runs.find(run.id)?.sceneType ?? 'narration') as SceneType,
+              inputSummary: `判断有误 · judged wrong: ${rule.rule}`.slice(0, 200),
+              candidates: [],
+              selectedIndex: 0,
+              finalText: null,
+              explicit: null,
+              implicit: 'verdict-negative',
+              valence: valenceOf('verdict-negative'),
+              editDistance: null,
+              features: { candidates: [] },
+              negated: rule.basis,
+              importance: importanceOf('verdict-negative'),
+            })
+          : null;
+        const after = deps.rules.patch(rule.id, {
           confidence: Math.max(0, Math.round((rule.confidence - TRACE_PENALTY) * 100) / 100),
-          contradicting: [...new Set([...rule.contradicting, `trace:${input.runId}`])],
+          contradicting: [...new Set([...rule.contradicting, verdict ? verdict.id : `trace:${input.runId}`])],
+          penalty: Math.min(1, Math.round((rule.penalty + TRACE_PENALTY) * 100) / 100),
+        });
+        deps.learning.history.add({
+          ruleId: rule.id,
+          projectId: rule.projectId,
+          action: 'verdict',
+          actor: 'user',
+          before: { rule: rule.rule, confidence: rule.confidence, version: rule.version },
+          after: { rule: after.rule, confidence: after.confidence, version: after.version },
+          episodes: verdict ? [verdict.id] : [],
+          distillId: null,
         });
       }
       return this.trace(input.runId);

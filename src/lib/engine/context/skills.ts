@@ -22,6 +22,8 @@ export interface SkillDefinition {
   /** Raw rules as written in the definition (object or JSON string); `undefined` = declares nothing. */
   contextRules?: unknown;
   needsSelection?: boolean;
+  /** The output takes the selection's place (polish): its length against the input's says something (issue 17). */
+  replacesInput?: boolean;
 }
 
 export interface LoadedSkill {
@@ -29,6 +31,7 @@ export interface LoadedSkill {
   definition: string;
   /** `undefined` for chat: assembleContext then uses every supplied item. */
   rules: ContextRules | undefined;
+  replacesInput: boolean;
   info: SkillInfo;
 }
 
@@ -53,6 +56,7 @@ export const BUILT_IN_SKILLS: readonly SkillDefinition[] = [
       'Skill "polish" · 润色: rewrite the selection so it reads better; keep its meaning, language and point of view. Output only the rewritten selection. 润色选区：保持原意、语言与视角，只输出改写后的选区。',
     contextRules: { surrounding: 500, style: true },
     needsSelection: true,
+    replacesInput: true,
   },
   {
     id: 'summarize',
@@ -84,6 +88,7 @@ export function loadSkill(def: SkillDefinition): LoadedSkill {
     id: def.id,
     definition: def.definition,
     rules,
+    replacesInput: def.replacesInput ?? false,
     info: {
       id: def.id,
       nameKey: `skills.${def.id}.name`,

@@ -7,6 +7,8 @@ import { preferenceItem, type ContextItem, type ContextRules, type PreferenceRul
 import type { ProjectFileStore } from '../files/project-file-store';
 import { SETTINGS_ROOT } from '../files/project-file-store';
 import type { RuleRepo } from '../store/rule-repo';
+import type { LearningRepo } from '../store/learning-repo';
+import { claimKey, claimsOf } from '../../domain/semantic/claims';
 import type { MemoryPort } from './memory-port';
 import type { LoadedSkill } from './skills';
 import { SYSTEM_INSTRUCTIONS } from './system-prompt';
@@ -25,9 +27,24 @@ export function profileItems(memory: MemoryPort): ContextItem[] {
   return p.content.trim() === '' ? [] : [{ id: 'profile', kind: 'profile', text: p.content, source: `profile:v${p.version}` }];
 }
 
-/** L2: active project and global rules (003), as preference items in creation order. */
-export function preferenceItems(rules: RuleRepo, projectId: string | null): ContextItem[] {
-  return rules.activeFor(projectId).map((r) => preferenceItem(toPreference(r)));
+/**
+ * L2: active project and global rules (003), as preference items in creation order, each with what it
+ * claims (for scope masking) and whether an open direct contradiction suspends it: neither side is
+ * injected as a fact until the user chooses — except a confirmed rule against an unconfirmed one, which
+ * stays (the user said so; the learned one is what is in doubt).
+ */
+export function preferenceItems(rules: RuleRepo, projectId: string | null, conflicts: LearningRepo['conflicts']): ContextItem[] {
+  const active = rules.activeFor(projectId);
+  const byId = new Map(active.map((r) => [r.id, r]));
+  return active.map((r) => {
+    let suspended = false;
+    if (r.conflictId) {
+      const c = conflicts.find(r.conflictId);
+      const other = c ? byId.get(c.ruleA === r.id ? c.ruleB : c.ruleA) : undefined;
+      suspended = !(r.userConfirmed && other !== undefined && !other.userConfirmed);
+    }
+    return preferenceItem({ ...toPreference(r), suspended });
+  });
 }
 
 function toPreference(r: ReturnType<RuleRepo['activeFor']>[number]): PreferenceRule {
@@ -39,6 +56,7 @@ function toPreference(r: ReturnType<RuleRepo['activeFor']>[number]): PreferenceR
     userConfirmed: r.userConfirmed,
     ...(r.key === null ? {} : { key: r.key }),
     order: r.order,
+    claims: claimsOf(r).map(claimKey),
   };
 }
 

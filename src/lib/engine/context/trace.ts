@@ -1,7 +1,7 @@
 /**
  * 003 memory provenance ("为什么这样写？"): a run's GenerationTrace is derived from what its context kept.
  * Every kept memory-like item — profile (L1), rules (L2), setting files (L3), memories and summaries
- * (L4), working memory (L5) — is a reference; its influence weight is its share of those items' tokens.
+ * (L4), episodes (L4), the chat's or the chapter's working memory (L5) — is a reference; its influence weight is its share of those items' tokens.
  * A proxy, stated as one: the model's real attention is not observable, but what was not in the prompt
  * had no influence at all, and a bigger block had more room to shape the output.
  */
@@ -17,9 +17,9 @@ function typeOf(layer: LayerId, id: string): TraceReference['type'] | null {
     case 'L3':
       return 'file';
     case 'L4':
-      return id.startsWith('memory:') ? 'memory' : 'summary';
+      return id.startsWith('memory:') ? 'memory' : id.startsWith('episode:') ? 'episode' : 'summary';
     case 'L5':
-      return id === 'working-memory' ? 'working' : null;
+      return id === 'working-memory' || id.startsWith('working-memory:') ? 'working' : null;
     default:
       return null;
   }

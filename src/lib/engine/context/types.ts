@@ -3,6 +3,7 @@
  * files"). Records only: ids, numbers and the user's own texts where the call is about them.
  */
 import type { Contradiction, ContextMessage, ContextRules, Entity, Fact, LayerId, LayerResult } from '../../domain/context';
+import type { ImplicitSignal } from '../../domain/episodes/signals';
 
 export type { ContextRules, Contradiction, Entity, Fact };
 
@@ -54,7 +55,7 @@ export interface RunDetail extends RunRecord {
 
 /** 003 GenerationTrace: which memories a generation rested on and how much (share of their tokens). */
 export interface TraceReference {
-  type: 'semantic' | 'memory' | 'summary' | 'working' | 'file' | 'profile';
+  type: 'semantic' | 'memory' | 'summary' | 'working' | 'file' | 'profile' | 'episode';
   /** The item's citation id, e.g. `preference:r-1`, `memory:m-3`, `file:.engram/style/guide.md`. */
   id: string;
   layer: LayerId;
@@ -89,6 +90,14 @@ export interface SemanticRule {
   status: 'active' | 'deleted';
   createdAt: number;
   updatedAt: number;
+  /** What a learned rule rests on: the patterns and poles distillation found (issue 17). */
+  basis: { pattern: string; pole: string }[];
+  /** Confidence taken off by "判断有误" verdicts; distillation subtracts it again every time. */
+  penalty: number;
+  /** When a time drift (003 时间迁移) last changed the rule: the panel says "recently updated". */
+  driftedAt: number | null;
+  /** The open direct contradiction it is in (003 直接矛盾), waiting for the user's choice. */
+  conflictId: string | null;
 }
 
 export type SampleRef = { documentId: string; from: number; to: number } | { messageId: number };
@@ -101,20 +110,20 @@ export interface FeedbackEvent {
   action: 'accept' | 'reject' | 'partial';
   sampleRefs: SampleRef[];
   editDistance: number | null;
+  /** The 003 implicit signal of this event (an undo is `delayed-negative`); null on events from before issue 17. */
+  signal: ImplicitSignal | null;
   createdAt: number;
 }
 
+/**
+ * feedback.record only records (issue 17): the event, and for a skill run its episode. Learning runs
+ * later, in the jobs worker's distillation; `distillDue` says when one is due now.
+ */
 export interface FeedbackResult {
   event: FeedbackEvent;
-  /** What learning did, as data. */
-  learning: {
-    created: string[];
-    updated: string[];
-    skipped: { key: string; reason: 'deleted' | 'confirmed' | 'modified' }[];
-    ms: number;
-    /** Learning is switched off (setting preferences.learning): the event was recorded, nothing learned. */
-    paused: boolean;
-  };
+  /** The run's episode (skill runs), created or updated with this outcome. */
+  episodeId: string | null;
+  distillDue: 'batch' | 'conflict' | null;
 }
 
 export interface Project {

@@ -3,6 +3,7 @@ import type { Services } from '../services';
 import { backupHandlers } from './backup';
 import { contextHandlers } from './context';
 import { contextFileHandlers } from './context-files';
+import { learningHandlers } from './learning';
 import { conversationHandlers } from './conversations';
 import { recallHandlers } from './recall';
 import { maintenanceHandlers } from './maintenance';
@@ -30,6 +31,8 @@ export function handlerSet(services: Services): HandlerMap {
     // context (issue 5)
     ...contextHandlers(services),
     ...contextFileHandlers(services),
+    // writing memory that learns (issue 17)
+    ...learningHandlers(services),
     // backup (issue 6)
     ...backupHandlers(services),
     // storage (issue 13)

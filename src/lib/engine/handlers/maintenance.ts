@@ -4,7 +4,7 @@ import type { Handlers } from './index';
 import { reindexFts } from '../store/fts-reindex';
 
 /** FTS5 tables the engine keeps; the merge job walks them all. */
-const FTS_TABLES = ['messages_fts', 'summaries_fts', 'memories_fts'];
+const FTS_TABLES = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
 const APPLIED_OPS_TTL_MS = 7 * 86_400_000;
 /** Runs kept per job: as many as jobs.history can show; older ones go as new ones are recorded. */
 export const JOB_RUNS_KEPT = 100;

@@ -57,7 +57,7 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
     let outcome: JobProgress;
     let quiet = false;
     try {
-      const result = await job.run({ engine: opts.engine, trigger, progress, signal: controller.signal });
+      const result = await job.run({ engine: opts.engine, trigger, progress, signal: controller.signal, idleMs: opts.clock.now() - lastActivity });
       quiet = result === null;
       outcome = { job: job.name, fraction: 1, step: 'jobs.step.done', state: 'done', ...(result ? { result } : {}) };
     } catch (err) {

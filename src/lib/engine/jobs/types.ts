@@ -18,6 +18,8 @@ export interface JobContext {
   trigger: JobTrigger;
   progress(fraction: number | null, step: string): void;
   signal: AbortSignal;
+  /** How long the user has been idle (no keys, no pointer) when the run starts; absent: not known (0). */
+  idleMs?: number;
 }
 
 export interface JobDefinition {

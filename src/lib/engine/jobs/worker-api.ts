@@ -8,10 +8,16 @@ import { maintenanceJob } from './maintenance-job';
 import { rollingSummariesJob } from './rolling-summaries-job';
 import { workingMemoryJob } from './working-memory-job';
 import { runSweepJob } from '../context/run-sweep-job';
+import { distillJob } from './distill-job';
+import { writingMemoryJob } from './writing-memory-job';
 import { createScheduler, type Scheduler } from './scheduler';
 import type { JobDefinition, JobProgress } from './types';
 
-export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob, rollingSummariesJob];
+/** The model the page configured, for jobs that can use one (distillation phrases rules with it). */
+let model: ModelSettings | null = null;
+const provider = () => (model ? createProvider(model) : null);
+
+export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob, rollingSummariesJob, writingMemoryJob, distillJob({ provider })];
 export const JOBS_LOCK = 'engram-jobs';
 
 export interface JobsWorkerApi {
@@ -22,6 +28,10 @@ export interface JobsWorkerApi {
   afterReply(input: AfterReplyInput, model: ModelSettings): Promise<AfterReplyResult>;
   activity(): void;
   jobNames(): string[];
+  /** The model settings in force (the page sends them at start and on every change). */
+  setModel(settings: ModelSettings): void;
+  /** Looks at a scheduled job now (e.g. distillation right after a skill run: 003 批量触发). */
+  kick(name: string): Promise<JobProgress>;
 }
 
 /** The object jobs.worker.ts exposes. It never opens the database: every read and write goes via the port. */
@@ -59,5 +69,9 @@ export function createJobsWorkerApi(): JobsWorkerApi {
     },
     activity: () => need().activity(),
     jobNames: () => JOBS.map((j) => j.name),
+    setModel(settings) {
+      model = settings;
+    },
+    kick: (name) => need().run(name, 'periodic'),
   };
 }

@@ -23,6 +23,9 @@ import type * as Backup from '../backup';
 import * as backupInput from '../backup/schemas';
 import type { IntegrityReport, JobRun, MaintenanceReport, StorageReclaim, StorageUsage, SystemStatus } from './types';
 import type { ReindexReport } from '../store/fts-reindex';
+import type * as Ep from '../episodes/types';
+import * as episodeInput from '../episodes/schemas';
+import type * as Sem from '../semantic/types';
 
 const none = z.strictObject({});
 const id = z.string().min(1).max(100);
@@ -355,6 +358,8 @@ export const contract = {
       locale: z.enum(['en', 'zh-CN']),
       /** The caller's id for this build: `context.cancel` with it stops the build (→ CANCELED, no run stored). */
       requestId: z.string().min(8).max(100).optional(),
+      /** The message is an instruction the user typed, not the skill's default (the writing working memory's intent, issue 17). */
+      typed: z.boolean().optional(),
     }),
     errors: ['NOT_FOUND', 'CANCELED', 'TIMEOUT'],
   }),
@@ -383,7 +388,10 @@ export const contract = {
   }),
   /** Closes runs still pending after 10 minutes as `timeout` (the jobs worker calls it). */
   'run.sweep': call<{ timedOut: string[] }>()({ input: none, write: true, background: true }),
-  /** 004 "采纳/拒绝触发偏好信号入库": the event, then preference learning within its time budget. */
+  /**
+   * 004 "采纳/拒绝触发偏好信号入库": records the event and, for a skill run, its episode — nothing is learned
+   * in this call (issue 17): distillation in the jobs worker does that; `distillDue` says it is due.
+   */
   'feedback.record': call<Ctx.FeedbackResult>()({
     input: z.strictObject({
       runId: id,
@@ -507,6 +515,69 @@ export const contract = {
       functional: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
     }),
     errors: ['NOT_FOUND'],
+  }),
+
+  // ── writing memory that learns: episodes, working memory, distillation, conflicts (issue 17) ──
+  /**
+   * 003 memory:episode:record (fire-and-forget from the Write page): what the user did with a skill run's
+   * candidates — or `{ runId, undo: true }`, the undo of an accepted output (delayed negative). Writes the
+   * episode and the 004 feedback event in one transaction; learns nothing (see distill.*).
+   */
+  'episode.record': call<Ep.EpisodeRecordResult>()({ input: episodeInput.episodeRecord, errors: ['NOT_FOUND', 'CONFLICT', 'CANCELED', 'TIMEOUT'], write: true }),
+  /** 003 memory:episode:query: 3–5 episodes by scene type + text similarity, each with why. A read. */
+  'episode.query': call<Ep.EpisodeQueryResult>()({ input: episodeInput.episodeQuery, errors: ['NOT_FOUND'] }),
+  'episode.list': call<{ items: Ep.Episode[]; total: number }>()({ input: episodeInput.episodeList }),
+  'episode.get': call<Ep.Episode>()({ input: z.strictObject({ id }), errors: ['NOT_FOUND'] }),
+  /** The episodes behind a learning-history entry, those that still exist, in the order asked for. */
+  'episode.getMany': call<Ep.Episode[]>()({ input: z.strictObject({ ids: z.array(id).max(100) }) }),
+  /** 003 Layer 1, the Write page's working memory of a chapter (the inspector shows it). */
+  'writingMemory.get': call<Ep.WritingMemoryView>()({ input: z.strictObject({ documentId: id }), errors: ['NOT_FOUND'] }),
+  /** A writing session ends (chapter or project switch, the tab closing): signals past their threshold become episodes. */
+  'writingMemory.end': call<Ep.WritingSessionEnd>()({ input: z.strictObject({ documentId: id }), write: true, background: true }),
+  /** Sessions idle for 30 minutes (or whose tab is gone) end; the jobs worker calls it every minute. */
+  'writingMemory.sweep': call<Ep.WritingSessionEnd>()({ input: none, write: true, background: true }),
+  /** What a skill run's context took from the writing memory: the working memory and the episodes, with why. */
+  'run.learning': call<Ep.RunLearning>()({ input: z.strictObject({ runId: id }), errors: ['NOT_FOUND'] }),
+  /** Paused? New episodes, what is due (003 triggers), the last distillation. */
+  'distill.status': call<Sem.DistillStatus>()({ input: none }),
+  /** One distillation at a time: the consistent snapshot it works on (or why it did not start). */
+  'distill.begin': call<{ state: 'started'; snapshot: Sem.DistillSnapshot } | { state: 'skipped'; reason: 'paused' | 'running' }>()({
+    input: z.strictObject({ trigger: episodeInput.distillTrigger }),
+    write: true,
+    background: true,
+  }),
+  /** The jobs worker's plan, applied in one transaction against the rules as they are now. */
+  'distill.apply': call<Sem.DistillApplyResult>()({ input: episodeInput.distillApply, errors: ['NOT_FOUND', 'CONFLICT'], write: true, background: true }),
+  /** A distillation that could not finish: the rules stay as they are, the next trigger retries. */
+  'distill.fail': call<{ failed: boolean }>()({
+    input: z.strictObject({ distillId: id, errorCode: z.string().regex(/^[A-Z][A-Z_]{1,40}$/, 'an error code') }),
+    errors: ['NOT_FOUND'],
+    write: true,
+    background: true,
+  }),
+  /** 003 "查看学习历史": what was learned or changed, when, from which episodes (newest first). */
+  'rules.history': call<{ items: Sem.RuleChange[]; total: number }>()({
+    input: z.strictObject({
+      ruleId: id.optional(),
+      /** A project: its rules' history and the global rules'; null: the global rules' only. */
+      projectId: id.nullable().optional(),
+      limit: z.number().int().min(1).max(200).default(50),
+      offset: z.number().int().min(0).default(0),
+    }),
+  }),
+  /** 003 直接矛盾 waiting for the user: a project's and the global ones (no projectId: all). */
+  'rules.conflicts': call<Sem.RuleConflict[]>()({ input: z.strictObject({ projectId: id.nullable().optional() }) }),
+  /** The user's choice: the kept rule is confirmed, the other deleted (never learned again). */
+  'rules.resolveConflict': call<{ kept: Ctx.SemanticRule; deleted: string }>()({
+    input: z.strictObject({ conflictId: id, keepRuleId: id }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    write: true,
+  }),
+  /** 003 memory:clear:project: one project's episodes and rules (global memory stays), only with `confirm`. */
+  'memory.clearProject': call<Sem.ProjectClearReport>()({
+    input: z.strictObject({ projectId: id, confirm: z.boolean().default(false) }),
+    errors: ['NOT_FOUND', 'MEMORY_CLEAR_CONFIRM_REQUIRED'],
+    write: true,
   }),
 
   // ── backup: export, import, database file (issue 6) ───────────────────────

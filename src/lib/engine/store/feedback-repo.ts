@@ -1,7 +1,10 @@
 import type { FeedbackEvent, SampleRef } from '../context/types';
 import type { EngineEnv } from '../env';
 
-/** Numbers computed from the output at record time; the text itself is never stored here. */
+/**
+ * Numbers issue 5's learner computed from an output at record time (the text itself is never stored here).
+ * Since issue 17 an event's episode holds the style features and new events store `{}`.
+ */
 export interface FeedbackFeatures {
   /** Output length / input length (code points), when both are known. */
   lengthRatio?: number;
@@ -20,6 +23,7 @@ interface EventRow {
   sample_refs: string;
   edit_distance: number | null;
   features: string;
+  signal: string | null;
   created_at: number;
 }
 
@@ -33,6 +37,7 @@ const toEvent = (r: EventRow): StoredFeedback => ({
   action: r.action,
   sampleRefs: JSON.parse(r.sample_refs) as SampleRef[],
   editDistance: r.edit_distance,
+  signal: (r.signal ?? null) as FeedbackEvent['signal'],
   createdAt: r.created_at,
   features: JSON.parse(r.features) as FeedbackFeatures,
 });
@@ -44,20 +49,11 @@ export function createFeedbackRepo({ driver, clock, ids }: Pick<EngineEnv, 'driv
       const id = ids();
       const now = clock.now();
       driver.run(
-        `INSERT INTO feedback_events (id, run_id, skill_id, project_id, action, sample_refs, edit_distance, features, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [id, input.runId, input.skillId, input.projectId, input.action, JSON.stringify(input.sampleRefs), input.editDistance, JSON.stringify(input.features), now],
+        `INSERT INTO feedback_events (id, run_id, skill_id, project_id, action, sample_refs, edit_distance, features, signal, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [id, input.runId, input.skillId, input.projectId, input.action, JSON.stringify(input.sampleRefs), input.editDistance, JSON.stringify(input.features), input.signal, now],
       );
       return { ...input, id, createdAt: now };
-    },
-    /** The events one learner looks at: same skill, same project (or none), newest `limit`, oldest first. */
-    forLearning(skillId: string, projectId: string | null, limit: number): StoredFeedback[] {
-      return driver
-        .all<EventRow>(
-          `SELECT * FROM (SELECT * FROM feedback_events WHERE skill_id = ? AND COALESCE(project_id, '') = ? ORDER BY rid DESC LIMIT ?) ORDER BY rid`,
-          [skillId, projectId ?? '', limit],
-        )
-        .map(toEvent);
     },
     list(opts: { runId?: string; skillId?: string; limit: number }): FeedbackEvent[] {
       const where: string[] = [];
@@ -70,6 +66,7 @@ export function createFeedbackRepo({ driver, clock, ids }: Pick<EngineEnv, 'driv
         .map(toEvent)
         .map(({ features: _features, ...event }) => event);
     },
+    deleteProject: (projectId: string) => driver.run('DELETE FROM feedback_events WHERE project_id = ?', [projectId]).changes,
   };
 }
 

@@ -32,3 +32,12 @@ export function memoryFtsColumns(m: { content: string; tags: readonly string[]; 
   const text = [m.content, ...m.tags, ...valueStrings(m.value)].join('\n');
   return [indexText(text), indexText(m.key.replace(/[._]+/gu, ' ')), gramsText([m.content, ...m.tags].join('\n'))];
 }
+
+/** episodes_fts: the passage summary and the kept text, as words and CJK pairs (episode recall, issue 17). */
+export const EPISODE_FTS_COLUMNS = ['body', 'grams'] as const;
+export const EPISODE_FTS_INSERT = 'INSERT INTO episodes_fts (rowid, body, grams) VALUES (?, ?, ?)';
+
+export function episodeFtsColumns(e: { inputSummary: string; keptText: string }): [body: string, grams: string] {
+  const text = `${e.inputSummary}\n${e.keptText}`;
+  return [indexText(text), gramsText(text)];
+}

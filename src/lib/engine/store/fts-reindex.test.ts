@@ -7,7 +7,7 @@ import { expectOk } from '../testing';
 import { SEGMENTER_META_KEY, storedSegmenterVersion } from './fts-reindex';
 import { migrations } from './migrations';
 
-const FTS = ['messages_fts', 'summaries_fts', 'memories_fts'];
+const FTS = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
 
 async function filled() {
   const t = await createBackupTestEngine();

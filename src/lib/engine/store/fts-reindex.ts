@@ -2,7 +2,8 @@ import { SEGMENTER_VERSION } from '../../domain/text';
 import type { Logger } from '../../domain/log';
 import { toSummary, type SummaryRow } from './conversation-rows';
 import type { SqlDriver } from './driver';
-import { MEMORY_FTS_INSERT, MESSAGE_FTS_INSERT, memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from './fts-columns';
+import { EPISODE_FTS_INSERT, MEMORY_FTS_INSERT, MESSAGE_FTS_INSERT, episodeFtsColumns, memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from './fts-columns';
+import { keptText } from '../../domain/episodes/summary';
 import { toMemory, type MemoryRow } from './memory-rows';
 
 /**
@@ -19,6 +20,7 @@ export interface ReindexReport {
   messages: number;
   summaries: number;
   memories: number;
+  episodes: number;
   segmenterVersion: string;
   ms: number;
 }
@@ -42,7 +44,7 @@ function eachPage<R>({ driver, sql, rowid, visit }: { driver: SqlDriver; sql: st
 export function reindexFts(driver: SqlDriver): ReindexReport {
   const t0 = performance.now();
   // Contentless tables (content='') accept 'delete-all' to drop every row at once.
-  for (const t of ['messages_fts', 'summaries_fts', 'memories_fts']) driver.run(`INSERT INTO ${t}(${t}) VALUES ('delete-all')`);
+  for (const t of ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts']) driver.run(`INSERT INTO ${t}(${t}) VALUES ('delete-all')`);
   const messages = eachPage<{ id: number; content: string; symbols: string }>({
     driver,
     sql: 'SELECT id, content, symbols FROM messages WHERE id > ? ORDER BY id LIMIT ?',
@@ -67,8 +69,19 @@ export function reindexFts(driver: SqlDriver): ReindexReport {
       for (const r of rows) driver.run(MEMORY_FTS_INSERT, [r.rid, ...memoryFtsColumns(toMemory(r))]);
     },
   });
+  const episodes = eachPage<{ rid: number; input_summary: string; candidates: string; selected_index: number; final_text: string | null; summary: string | null }>({
+    driver,
+    sql: 'SELECT rid, input_summary, candidates, selected_index, final_text, summary FROM episodes WHERE rid > ? ORDER BY rid LIMIT ?',
+    rowid: (r) => r.rid,
+    visit: (rows) => {
+      for (const r of rows) {
+        const kept = keptText({ candidates: JSON.parse(r.candidates) as string[], selectedIndex: r.selected_index, finalText: r.final_text, summary: r.summary });
+        driver.run(EPISODE_FTS_INSERT, [r.rid, ...episodeFtsColumns({ inputSummary: r.input_summary, keptText: kept })]);
+      }
+    },
+  });
   writeSegmenterVersion(driver);
-  return { messages, summaries, memories, segmenterVersion: SEGMENTER_VERSION, ms: performance.now() - t0 };
+  return { messages, summaries, memories, episodes, segmenterVersion: SEGMENTER_VERSION, ms: performance.now() - t0 };
 }
 
 export function storedSegmenterVersion(driver: SqlDriver): string | null {

@@ -1,5 +1,6 @@
 import { EngineError } from '../../domain/errors';
 import type { RuleCategory, SemanticRule } from '../context/types';
+import type { BasisEntry } from '../../domain/semantic/distill';
 import type { EngineEnv } from '../env';
 
 interface RuleRow {
@@ -20,6 +21,10 @@ interface RuleRow {
   status: 'active' | 'deleted';
   created_at: number;
   updated_at: number;
+  basis: string;
+  penalty: number;
+  drifted_at: number | null;
+  conflict_id?: string | null;
 }
 
 const toRule = (r: RuleRow): SemanticRule & { order: number } => ({
@@ -39,8 +44,16 @@ const toRule = (r: RuleRow): SemanticRule & { order: number } => ({
   status: r.status,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  basis: JSON.parse(r.basis) as BasisEntry[],
+  penalty: r.penalty,
+  driftedAt: r.drifted_at,
+  conflictId: r.conflict_id ?? null,
   order: r.rid,
 });
+
+/** Every read names the rule's open conflict (003 直接矛盾), if it is in one. */
+const SELECT = `SELECT r.*, (SELECT c.id FROM rule_conflicts c WHERE c.resolved_at IS NULL AND (c.rule_a = r.id OR c.rule_b = r.id) LIMIT 1) AS conflict_id
+  FROM semantic_rules r`;
 
 /** 003: at most this many active rules; beyond it the least confident learned (unconfirmed) rule goes. */
 export const MAX_ACTIVE_RULES = 200;
@@ -56,12 +69,13 @@ export interface NewRule {
   userConfirmed: boolean;
   supporting?: string[];
   contradicting?: string[];
+  basis?: BasisEntry[];
 }
 
 /** 003 semantic rules. `order` (the row id) is the creation order L2 sorts by (append-only prefix). */
 export function createRuleRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver' | 'clock' | 'ids'>) {
   const find = (id: string) => {
-    const row = driver.get<RuleRow>('SELECT * FROM semantic_rules WHERE id = ?', [id]);
+    const row = driver.get<RuleRow>(`${SELECT} WHERE r.id = ?`, [id]);
     return row ? toRule(row) : undefined;
   };
   const mustFind = (id: string) => {
@@ -72,8 +86,8 @@ export function createRuleRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver' 
   /** The row holding a key in a scope: the active one if any, else the most recent deleted one. */
   const byKey = (scope: 'global' | 'project', projectId: string | null, key: string) => {
     const row = driver.get<RuleRow>(
-      `SELECT * FROM semantic_rules WHERE scope = ? AND COALESCE(project_id, '') = ? AND key = ?
-       ORDER BY status = 'active' DESC, rid DESC LIMIT 1`,
+      `${SELECT} WHERE r.scope = ? AND COALESCE(r.project_id, '') = ? AND r.key = ?
+       ORDER BY r.status = 'active' DESC, r.rid DESC LIMIT 1`,
       [scope, projectId ?? '', key],
     );
     return row ? toRule(row) : undefined;
@@ -92,8 +106,8 @@ export function createRuleRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver' 
       const now = clock.now();
       const id = ids();
       driver.run(
-        `INSERT INTO semantic_rules (id, rule, category, scope, project_id, key, confidence, supporting, contradicting, user_confirmed, source, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO semantic_rules (id, rule, category, scope, project_id, key, confidence, supporting, contradicting, user_confirmed, source, basis, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           id,
           input.rule,
@@ -106,6 +120,7 @@ export function createRuleRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver' 
           JSON.stringify(input.contradicting ?? []),
           input.userConfirmed,
           input.source,
+          JSON.stringify(input.basis ?? []),
           now,
           now,
         ],
@@ -116,17 +131,21 @@ export function createRuleRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver' 
     activeFor(projectId: string | null) {
       return driver
         .all<RuleRow>(
-          `SELECT * FROM semantic_rules WHERE status = 'active' AND (scope = 'global' OR (scope = 'project' AND project_id = ?)) ORDER BY rid`,
+          `${SELECT} WHERE r.status = 'active' AND (r.scope = 'global' OR (r.scope = 'project' AND r.project_id = ?)) ORDER BY r.rid`,
           [projectId],
         )
         .map(toRule);
     },
     list(opts: { scope?: 'global' | 'project'; projectId?: string; includeDeleted: boolean }) {
-      const where = [opts.includeDeleted ? '1' : "status = 'active'"];
+      const where = [opts.includeDeleted ? '1' : "r.status = 'active'"];
       const params: string[] = [];
-      if (opts.scope) (where.push('scope = ?'), params.push(opts.scope));
-      if (opts.projectId) (where.push("(project_id = ? OR scope = 'global')"), params.push(opts.projectId));
-      return driver.all<RuleRow>(`SELECT * FROM semantic_rules WHERE ${where.join(' AND ')} ORDER BY rid`, params).map(toRule);
+      if (opts.scope) (where.push('r.scope = ?'), params.push(opts.scope));
+      if (opts.projectId) (where.push("(r.project_id = ? OR r.scope = 'global')"), params.push(opts.projectId));
+      return driver.all<RuleRow>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY r.rid`, params).map(toRule);
+    },
+    /** Every rule, deleted ones too (distillation's snapshot: deleted keys are never learned again). */
+    all() {
+      return driver.all<RuleRow>(`${SELECT} ORDER BY r.rid`).map(toRule);
     },
     /** Applies a patch; `version` goes up by one whenever anything changes. */
     patch(
@@ -142,13 +161,16 @@ export function createRuleRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver' 
         scope: 'global' | 'project';
         projectId: string | null;
         status: 'active' | 'deleted';
+        basis: BasisEntry[];
+        penalty: number;
+        driftedAt: number | null;
       }>,
     ) {
       const before = mustFind(id);
       const next = { ...before, ...p };
       driver.run(
         `UPDATE semantic_rules SET rule = ?, category = ?, confidence = ?, supporting = ?, contradicting = ?, user_confirmed = ?,
-           user_modified = ?, scope = ?, project_id = ?, status = ?, version = version + 1, updated_at = ? WHERE id = ?`,
+           user_modified = ?, scope = ?, project_id = ?, status = ?, basis = ?, penalty = ?, drifted_at = ?, version = version + 1, updated_at = ? WHERE id = ?`,
         [
           next.rule,
           next.category,
@@ -160,6 +182,9 @@ export function createRuleRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver' 
           next.scope,
           next.projectId,
           next.status,
+          JSON.stringify(next.basis),
+          next.penalty,
+          next.driftedAt,
           clock.now(),
           id,
         ],

@@ -8,6 +8,7 @@ import type { JobProgress } from '../../engine/jobs/types';
 import { isUserWrite } from '../../engine/protocol/contract';
 import type { SystemStatus } from '../../engine/protocol/types';
 import { localDb } from '../local/local-db';
+import { modelSettings } from './model-settings.svelte';
 import { createOutbox, type Outbox, type RefusedWrite, type RetryOutcome } from '../local/outbox';
 
 const STATUS_RETRY_MS = 2000;
@@ -77,6 +78,14 @@ class Connection {
         this.jobs = { ...this.jobs, [p.job]: p };
       }),
     );
+    // The jobs worker phrases learned rules with the model the person configured (issue 17): it follows
+    // the settings, here and as they change in any tab.
+    $effect.root(() => {
+      $effect(() => {
+        const settings = modelSettings.current;
+        void jobs.setModel(settings);
+      });
+    });
     // A dying tab lets go of the database lock at once, so another tab can take over.
     window.addEventListener('pagehide', (e: PageTransitionEvent) => {
       if (!e.persisted) dbWorker.terminate();

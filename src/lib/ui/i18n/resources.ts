@@ -22,10 +22,12 @@ import { inspect as enInspect } from './locales/en/inspect';
 import { inspect as zhInspect } from './locales/zh-CN/inspect';
 import { storage as enStorage } from './locales/en/storage';
 import { storage as zhStorage } from './locales/zh-CN/storage';
+import { learning as enLearning } from './locales/en/learning';
+import { learning as zhLearning } from './locales/zh-CN/learning';
 
 export const resources = {
-  en: { common: enCommon, chat: enChat, settings: enSettings, recall: enRecall, jobs: enJobs, memory: enMemory, backup: enBackup, write: enWrite, inspect: enInspect, storage: enStorage },
-  'zh-CN': { common: zhCommon, chat: zhChat, settings: zhSettings, recall: zhRecall, jobs: zhJobs, memory: zhMemory, backup: zhBackup, write: zhWrite, inspect: zhInspect, storage: zhStorage },
+  en: { common: enCommon, chat: enChat, settings: enSettings, recall: enRecall, jobs: enJobs, memory: enMemory, backup: enBackup, write: enWrite, inspect: enInspect, storage: enStorage, learning: enLearning },
+  'zh-CN': { common: zhCommon, chat: zhChat, settings: zhSettings, recall: zhRecall, jobs: zhJobs, memory: zhMemory, backup: zhBackup, write: zhWrite, inspect: zhInspect, storage: zhStorage, learning: zhLearning },
 } as const;
 
 export type Locale = keyof typeof resources;

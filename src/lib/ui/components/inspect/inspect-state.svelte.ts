@@ -3,6 +3,7 @@ import type { EngineCaller } from '../../../engine/client/caller';
 import type { MemoryRecord } from '../../../domain/memory';
 import type { GenerationTrace, RunDetail, RunRecord, RunSummary, SemanticRule } from '../../../engine/context/types';
 import { comparePrefixes, sha256Hex, stablePrefixOf, type PrefixComparison } from './prefix';
+import type { Episode, RunLearning } from '../../../engine/episodes/types';
 
 /**
  * The inspector (seed 004 "可查看注入了什么", 003 "为什么这样写？"): recent runs, one run's record and
@@ -24,6 +25,10 @@ export class InspectState {
   lastVerdictRule = $state.raw<SemanticRule | null>(null);
   notFound = $state(false);
   error = $state.raw<IpcError | null>(null);
+  /** 003 三层记忆: what a skill run took from the writing memory (working memory, recalled episodes with why). */
+  learning = $state.raw<RunLearning | null>(null);
+  /** The recalled episodes that still exist, by id. */
+  episodes = $state.raw<Record<string, Episode>>({});
   compareId = $state<string | null>(null);
   comparison = $state.raw<(PrefixComparison & { other: RunSummary }) | null>(null);
   #engine: EngineCaller;
@@ -64,10 +69,13 @@ export class InspectState {
     }
     this.record = res.data;
     this.toolMemories = [];
+    this.learning = null;
+    this.episodes = {};
     const expected = res.data.stablePrefixHash;
     await Promise.all([
       this.#loadTrace(res.data),
       this.#loadToolMemories(res.data, seq),
+      this.#loadLearning(res.data, seq),
       this.listLoaded ? Promise.resolve() : this.loadList(),
       sha256Hex(stablePrefixOf(res.data.layers)).then((h) => seq === this.#seq && (this.prefixVerified = h === expected)),
     ]);
@@ -102,6 +110,17 @@ export class InspectState {
     if (run.toolMemoryIds.length === 0) return;
     const res = await this.#engine.call('memory.getMany', { ids: run.toolMemoryIds.slice(0, 100) });
     if (res.ok && seq === this.#seq) this.toolMemories = res.data;
+  }
+
+  async #loadLearning(run: RunRecord, seq: number): Promise<void> {
+    if (run.kind !== 'skill') return;
+    const res = await this.#engine.call('run.learning', { runId: run.id });
+    if (!res.ok || seq !== this.#seq) return;
+    this.learning = res.data;
+    const ids = res.data.episodes.map((e) => e.id);
+    if (ids.length === 0) return;
+    const found = await this.#engine.call('episode.getMany', { ids });
+    if (found.ok && seq === this.#seq) this.episodes = Object.fromEntries(found.data.map((e) => [e.id, e]));
   }
 
   async #loadTrace(run: RunRecord): Promise<void> {

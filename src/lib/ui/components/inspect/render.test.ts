@@ -155,6 +155,7 @@ describe('one run', () => {
       {
         id: 'r-2', rule: '偏好短句 · short sentences', category: 'pacing', scope: 'global', projectId: null, key: null, confidence: 0.87,
         supporting: [], contradicting: [], userConfirmed: false, userModified: false, source: 'learned', version: 1, status: 'active', createdAt: 0, updatedAt: 0,
+        basis: [], penalty: 0, driftedAt: null, conflictId: null,
       },
     ];
     const html = renderHtml(InspectView, { inspector, runId: 'run-7', ready: false });

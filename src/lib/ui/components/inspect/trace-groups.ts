@@ -4,7 +4,7 @@
  */
 import type { TraceReference } from '../../../engine/context/types';
 
-export const TRACE_TYPES: readonly TraceReference['type'][] = ['semantic', 'profile', 'file', 'memory', 'summary', 'working'];
+export const TRACE_TYPES: readonly TraceReference['type'][] = ['semantic', 'profile', 'file', 'memory', 'episode', 'summary', 'working'];
 
 export interface TraceGroup {
   type: TraceReference['type'];

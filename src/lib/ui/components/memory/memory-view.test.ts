@@ -5,6 +5,7 @@ import { MemoriesState } from './memories-state.svelte';
 import MemoryView from './memory-view.svelte';
 import { ProfileState } from './profile-state.svelte';
 import { RulesState } from './rules-state.svelte';
+import { LearningState } from './learning-state.svelte';
 import type { StateDeps } from './state-deps';
 import type { MemoryTab } from './tabs';
 
@@ -24,6 +25,7 @@ function view(tab: MemoryTab) {
     memories: new MemoriesState(deps),
     profile: new ProfileState(deps),
     rules: new RulesState(deps),
+    learning: new LearningState(deps, () => ({ scope: 'global' })),
     onTab: () => {},
     onOpen: () => {},
   };

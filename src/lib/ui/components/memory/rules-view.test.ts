@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../domain/clock';
 import type { SemanticRule } from '../../../engine/context/types';
-import { groupRules, isRecentlyUpdated, parseScopeValue, ruleBadges, rulesFooter, scopeValue } from './rules-view';
+import { groupRules, isRecentlyUpdated, parseScopeValue, ruleBadges, scopeValue } from './rules-view';
 
 const NOW = 100 * DAY_MS;
 let n = 0;
@@ -18,6 +18,10 @@ const rule = (over: Partial<SemanticRule> = {}): SemanticRule => ({
   userConfirmed: false,
   userModified: false,
   source: 'learned',
+  basis: [],
+  penalty: 0,
+  driftedAt: null,
+  conflictId: null,
   version: 1,
   status: 'active',
   createdAt: NOW - 30 * DAY_MS,
@@ -41,26 +45,21 @@ describe('preference rules view', () => {
   });
 
   it.each([
-    { name: 'changed yesterday', createdAt: NOW - 30 * DAY_MS, updatedAt: NOW - DAY_MS, want: true },
-    { name: 'changed 7 days ago', createdAt: NOW - 30 * DAY_MS, updatedAt: NOW - 7 * DAY_MS, want: true },
-    { name: 'changed 8 days ago', createdAt: NOW - 30 * DAY_MS, updatedAt: NOW - 8 * DAY_MS, want: false },
-    { name: 'created yesterday, never changed', createdAt: NOW - DAY_MS, updatedAt: NOW - DAY_MS, want: false },
-    { name: 'a date in the future', createdAt: NOW - DAY_MS, updatedAt: NOW + DAY_MS, want: false },
-  ])('"recently updated" when $name: $want', ({ createdAt, updatedAt, want }) => {
-    expect(isRecentlyUpdated({ createdAt, updatedAt }, NOW)).toBe(want);
+    { name: 'drifted yesterday', driftedAt: NOW - DAY_MS, want: true },
+    { name: 'drifted 30 days ago', driftedAt: NOW - 30 * DAY_MS, want: true },
+    { name: 'drifted 31 days ago', driftedAt: NOW - 31 * DAY_MS, want: false },
+    { name: 'never drifted (edited or re-counted only)', driftedAt: null, want: false },
+    { name: 'a date in the future', driftedAt: NOW + DAY_MS, want: false },
+  ])('003 "最近更新" when $name: $want', ({ driftedAt, want }) => {
+    expect(isRecentlyUpdated({ driftedAt }, NOW)).toBe(want);
   });
 
   it.each([
     { over: {}, want: ['learned'] },
     { over: { userConfirmed: true, source: 'user' as const }, want: ['confirmed'] },
-    { over: { userConfirmed: true, userModified: true, updatedAt: NOW - DAY_MS }, want: ['confirmed', 'learned', 'edited', 'recent'] },
+    { over: { userConfirmed: true, userModified: true, driftedAt: NOW - DAY_MS }, want: ['confirmed', 'learned', 'edited', 'recent'] },
   ])('badges $want', ({ over, want }) => {
     expect(ruleBadges(rule(over), NOW)).toEqual(want);
-  });
-
-  it('sums up the rules in the footer', () => {
-    expect(rulesFooter([])).toEqual({ count: 0, lastUpdated: null });
-    expect(rulesFooter([rule({ updatedAt: 5 }), rule({ updatedAt: 9 }), rule({ updatedAt: 7 })])).toEqual({ count: 3, lastUpdated: 9 });
   });
 
   it.each([{ scope: 'global' as const }, { scope: 'project' as const, projectId: 'p-1' }, { scope: 'project' as const, projectId: 'global' }])(

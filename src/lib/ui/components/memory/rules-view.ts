@@ -4,8 +4,8 @@ import type { RuleCategory, SemanticRule } from '../../../engine/context/types';
 /** Seed 003 memory panel: rules grouped by category, in this order (写作风格, 叙事偏好, 角色偏好, 节奏, 词汇). */
 export const RULE_CATEGORIES = ['style', 'structure', 'character', 'pacing', 'vocabulary'] as const satisfies readonly RuleCategory[];
 
-/** 003 "最近更新": a rule changed after it was created, within the last week. */
-export const RECENT_MS = 7 * DAY_MS;
+/** 003 "时间迁移 … 标注「最近更新」": a rule your recent writing changed (time drift), within the 30 days that decided it. */
+export const RECENT_MS = 30 * DAY_MS;
 
 export interface RuleGroup {
   category: RuleCategory;
@@ -20,9 +20,9 @@ export function groupRules(rules: readonly SemanticRule[]): RuleGroup[] {
   })).filter((g) => g.rules.length > 0);
 }
 
-/** A rule that was only created is new, not updated: the badge marks a change the person may not have seen. */
-export function isRecentlyUpdated(rule: Pick<SemanticRule, 'createdAt' | 'updatedAt'>, now: number): boolean {
-  return rule.updatedAt > rule.createdAt && now - rule.updatedAt <= RECENT_MS && rule.updatedAt <= now;
+/** Marks what learning changed on its own (a time drift), which the person may not have seen yet. */
+export function isRecentlyUpdated(rule: Pick<SemanticRule, 'driftedAt'>, now: number): boolean {
+  return rule.driftedAt !== null && rule.driftedAt <= now && now - rule.driftedAt <= RECENT_MS;
 }
 
 export type RuleBadge = 'confirmed' | 'learned' | 'edited' | 'recent';
@@ -34,11 +34,6 @@ export function ruleBadges(rule: SemanticRule, now: number): RuleBadge[] {
   if (rule.userModified) badges.push('edited');
   if (isRecentlyUpdated(rule, now)) badges.push('recent');
   return badges;
-}
-
-/** The panel's footer: how many rules, and when the newest change was made (null when there are none). */
-export function rulesFooter(rules: readonly SemanticRule[]): { count: number; lastUpdated: number | null } {
-  return { count: rules.length, lastUpdated: rules.length ? Math.max(...rules.map((r) => r.updatedAt)) : null };
 }
 
 /** The scope select's value: 'global' or a project's id prefixed, so no id can collide with 'global'. */

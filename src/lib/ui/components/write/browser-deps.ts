@@ -29,5 +29,6 @@ export function browserWriteDeps(): WriteDeps {
     provider: (s) => createProvider(s),
     locale: () => i18n.locale,
     now: Date.now,
+    kickDistill: () => void connection.jobsApi?.kick('distill').catch(() => undefined),
   };
 }

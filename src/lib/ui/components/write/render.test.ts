@@ -61,7 +61,7 @@ describe('the Write page', () => {
   it('shows a polish result as a diff of text spans, the output editable, and Why this?', () => {
     const w = openChapter('He said <b>hi</b> slowly.');
     w.runner.phase = 'review';
-    w.runner.result = { runId: 'run-1', skill: skill('polish', true), mode: 'replace', sel: splitSelection('He said <b>hi</b> slowly.', 8, 24), output: '<i>hello</i> quickly' };
+    w.runner.result = { runId: 'run-1', skill: skill('polish', true), mode: 'replace', sel: splitSelection('He said <b>hi</b> slowly.', 8, 24), candidates: ['<i>hello</i> quickly'], output: '<i>hello</i> quickly' };
     w.runner.edited = '<i>hello</i> quickly';
     const html = renderHtml(WriteView, { write: w, ready: false });
     expect(html).toContain('data-testid="skill-diff"');
@@ -85,15 +85,30 @@ describe('the Write page', () => {
     expect(html).toContain('href="/settings#model"');
   });
 
-  it('names what was learned and offers Undo after an accept', () => {
+  it('names the signal, says when learning is paused, and offers Undo after an accept', () => {
     const w = openChapter();
-    w.runner.learned = [{ kind: 'created', ruleId: 'r-1', rule: '润色 polish：偏好比原文更短的结果 · prefers results shorter than the original' }];
+    w.runner.learningPaused = true;
     w.runner.undoable = { runId: 'run-1', mode: 'replace', original: 'a', final: 'b', applied: { from: 0, to: 1 }, acceptedAt: 0 };
     w.runner.lastSignal = 'strong-positive';
-    const text = textOf(renderHtml(WriteView, { write: w, ready: false }));
-    expect(text).toContain('Learned: 润色 polish：偏好比原文更短的结果 · prefers results shorter than the original');
+    const html = renderHtml(WriteView, { write: w, ready: false });
+    const text = textOf(html);
+    expect(text).toContain('Learning is paused: this was recorded');
+    expect(html).toContain('href="/memory?tab=preferences"');
     expect(text).toContain('Undo within 30 seconds');
     expect(text).toContain('strong positive signal');
+  });
+
+  it('offers the candidates of one run as versions, a comment field and "another version"', () => {
+    const w = openChapter('He said hi slowly.');
+    w.runner.phase = 'review';
+    w.runner.result = { runId: 'run-1', skill: skill('polish', true), mode: 'replace', sel: splitSelection('He said hi slowly.', 8, 10), candidates: ['hello', 'hey there'], output: 'hey there' };
+    w.runner.current = 1;
+    w.runner.edited = 'hey there';
+    const html = renderHtml(WriteView, { write: w, ready: false });
+    expect(html.match(/data-testid="skill-version"/g)).toHaveLength(2);
+    expect(html).toMatch(/aria-pressed="true"[^>]*data-testid="skill-version"[^>]*>\s*Version 2/);
+    expect(html).toContain('data-testid="skill-comment"');
+    expect(textOf(html)).toContain('Comment (optional)');
   });
 
   it('shows a model failure with a way to the settings, and a canceled run shows nothing', () => {

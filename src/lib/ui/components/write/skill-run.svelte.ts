@@ -1,23 +1,28 @@
 import { budgetsForWindow } from '../../../domain/context/window-budgets';
+import { classifyOutcome, type ImplicitSignal } from '../../../domain/episodes/signals';
 import { EngineError } from '../../../domain/errors';
 import type { ModelProvider } from '../../../domain/llm/types';
 import type { ContextBuildResult, SkillInfo } from '../../../engine/context/types';
+import type { Input } from '../../../engine/protocol/contract';
 import type { EditorState } from './editor-state.svelte';
-import { classifyFeedback, type ImplicitSignal, type UserOutcome } from './feedback';
 import { applyModeOf, applyResult, revertResult, selectionForContext, splitSelection, type ApplyMode, type Selection } from './selection';
+import { recordOutcome } from './skill-outcome';
 import type { WriteDeps, WriteError } from './write-deps';
-import { recordFeedback, type Learned } from './skill-feedback';
 
 export type RunPhase = 'idle' | 'building' | 'streaming' | 'review';
 
 /** 003 "用户撤销了之前接受的 AI 输出": how long after accepting the Undo stays offered. */
 export const UNDO_WINDOW_MS = 30_000;
+/** 003 "AI 返回 3 个候选方案": the review offers up to this many versions of one run. */
+export const MAX_CANDIDATES = 3;
 
 export interface PendingResult {
   runId: string;
   skill: SkillInfo;
   mode: ApplyMode;
   sel: Selection;
+  /** Every version the model wrote for this run (003 candidates); `output` is the one shown. */
+  candidates: string[];
   output: string;
 }
 
@@ -31,13 +36,14 @@ export interface AcceptedResult {
 }
 
 /**
- * One skill run on the selection (seed 004 "选中 → SKILL → diff → 应用"):
+ * One skill run on the selection (seed 004 "选中 → SKILL → diff → 应用"; seed 003 episodes):
  *
  *   context.build ─▶ no model? ─▶ "needs a model" + see what would be sent · run.complete(completed)
  *        │ model ─▶ stream (Stop ─▶ run.complete(canceled), silent)
  *        ▼
- *   run.complete(completed) ─▶ review: diff, editable output ─▶ accept | edit + accept | reject
- *        ─▶ feedback.record (003 implicit signal) ─▶ Undo within 30 s ─▶ feedback.record(reject)
+ *   run.complete(completed) ─▶ review: diff, editable output, "another version" (up to 3 candidates),
+ *        a comment ─▶ accept (the shown version) | reject (all) ─▶ the text changes at once, then
+ *        episode.record in the background (003 signal) ─▶ Undo within 30 s ─▶ episode.record { undo }
  */
 export class SkillRunner {
   skills = $state.raw<SkillInfo[]>([]);
@@ -46,15 +52,18 @@ export class SkillRunner {
   /** The model's text while it streams. */
   streamed = $state('');
   result = $state.raw<PendingResult | null>(null);
+  /** Which candidate the review shows. */
+  current = $state(0);
   /** The output as the user edits it before accepting. */
   edited = $state('');
+  /** 003 explicit feedback: what the user wants to say about the result. */
+  comment = $state('');
   /** The run of the last "needs a model" notice. */
   noModelRunId = $state<string | null>(null);
   /** The last run, for "Why this?". */
   lastRunId = $state<string | null>(null);
   lastSignal = $state<ImplicitSignal | null>(null);
-  learned = $state.raw<Learned[]>([]);
-  /** The last feedback was recorded while learning is switched off in the settings. */
+  /** The last outcome was recorded while learning is paused. */
   learningPaused = $state(false);
   undoable = $state.raw<AcceptedResult | null>(null);
   error = $state.raw<WriteError | null>(null);
@@ -64,6 +73,9 @@ export class SkillRunner {
   #abort: AbortController | null = null;
   /** The context build in flight, so Stop reaches it too (seed 004 "用户取消"). */
   #buildId: string | null = null;
+  #built: ContextBuildResult | null = null;
+  /** Records still on their way (the writer never waits for them; tests and page exits can). */
+  #pending = new Set<Promise<void>>();
 
   constructor(deps: WriteDeps, host: { editor: EditorState; projectId: () => string | null }) {
     this.#deps = deps;
@@ -80,6 +92,10 @@ export class SkillRunner {
     return this.skills.filter((s) => s.id !== 'chat');
   }
 
+  get canAddCandidate(): boolean {
+    return this.phase === 'review' && this.result !== null && this.result.candidates.length < MAX_CANDIDATES && this.#built !== null;
+  }
+
   async loadSkills(): Promise<void> {
     const res = await this.#deps.engine.call('skill.list', {});
     if (res.ok) this.skills = res.data;
@@ -88,6 +104,11 @@ export class SkillRunner {
 
   canUndo(now = this.#deps.now()): boolean {
     return this.undoable !== null && now - this.undoable.acceptedAt <= UNDO_WINDOW_MS;
+  }
+
+  /** Resolves when every outcome sent so far has been recorded (or has failed and been shown). */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }
 
   /** Runs a skill on [start, end) of the open document; `message` is the instruction or the skill's default. */
@@ -103,13 +124,15 @@ export class SkillRunner {
     const projectId = this.#projectId();
     const requestId = crypto.randomUUID();
     this.#buildId = requestId;
+    const typed = this.instruction.trim();
     const built = await this.#deps.engine.call('context.build', {
       requestId,
       kind: 'skill',
       skillId: skill.id,
       documentId,
       ...(projectId ? { projectId } : {}),
-      message: this.instruction.trim() || opts.defaultMessage,
+      message: typed || opts.defaultMessage,
+      typed: typed !== '',
       selection: selectionForContext(sel),
       locale: this.#deps.locale(),
       tokenRatio: settings.tokenRatio,
@@ -131,7 +154,40 @@ export class SkillRunner {
       this.phase = 'idle';
       return;
     }
-    await this.#generate({ provider, built: built.data, skill, sel });
+    this.#built = built.data;
+    const text = await this.#generate({ provider, built: built.data });
+    if (text === null) return;
+    await this.#complete(built.data.runId, 'completed');
+    this.result = { runId: built.data.runId, skill, mode: applyModeOf(skill), sel, candidates: [text], output: text };
+    this.current = 0;
+    this.edited = text;
+    this.phase = 'review';
+  }
+
+  /** 003 candidates: the model writes another version of the same run; the review shows it. */
+  async another(): Promise<void> {
+    const r = this.result;
+    const built = this.#built;
+    if (!r || !built || !this.canAddCandidate) return;
+    const settings = await this.#deps.settings();
+    this.phase = 'streaming';
+    const text = await this.#generate({ provider: this.#deps.provider(settings), built, keepRun: true });
+    this.phase = 'review';
+    if (text === null) return;
+    const candidates = [...r.candidates, text];
+    this.result = { ...r, candidates, output: text };
+    this.current = candidates.length - 1;
+    this.edited = text;
+  }
+
+  /** Shows another candidate (an edit of the one shown is dropped, as a tab switch would). */
+  show(index: number): void {
+    const r = this.result;
+    const text = r?.candidates[index];
+    if (!r || text === undefined || this.phase !== 'review') return;
+    this.current = index;
+    this.result = { ...r, output: text };
+    this.edited = text;
   }
 
   /** The Stop button: a build in progress is canceled (no run is stored); a stream ends as canceled; nothing is shown. */
@@ -147,22 +203,26 @@ export class SkillRunner {
     const applied = applyResult({ content: this.#editor.content, sel: r.sel, final, mode: r.mode });
     if (!applied) return void (this.error = { code: 'SELECTION_CHANGED', message: '' });
     if (r.mode !== 'report') this.#editor.input(applied.content);
+    const comment = this.comment;
     this.#finishReview();
-    const outcome: UserOutcome = { kind: 'kept', output: r.output, final };
-    await this.#feedback(r, outcome, { documentId: this.#editor.documentId, from: applied.from, to: applied.to }, { outputText: r.output, finalText: final });
     if (r.mode !== 'report') {
       this.undoable = { runId: r.runId, mode: r.mode, original: r.sel.text, final, applied, acceptedAt: this.#deps.now() };
     }
+    this.#record(
+      { runId: r.runId, candidates: r.candidates, selectedIndex: this.current, finalText: final, ...explicit(comment), sampleRefs: this.#refs(applied.from, applied.to) },
+      classifyOutcome({ candidates: r.candidates, selectedIndex: this.current, finalText: final }).signal,
+    );
   }
 
   async reject(): Promise<void> {
     const r = this.result;
     if (!r || this.phase !== 'review') return;
+    const comment = this.comment;
     this.#finishReview();
-    await this.#feedback(r, { kind: 'rejected' }, { documentId: this.#editor.documentId, from: r.sel.from, to: r.sel.to }, { outputText: r.output });
+    this.#record({ runId: r.runId, candidates: r.candidates, selectedIndex: -1, ...explicit(comment), sampleRefs: this.#refs(r.sel.from, r.sel.to) }, 'strong-negative');
   }
 
-  /** 003 "延迟负反馈": the original text comes back and the run gets a reject. */
+  /** 003 "延迟负反馈": the original text comes back; the run's episode ends negative (its acceptance stays on record). */
   async undo(): Promise<void> {
     const u = this.undoable;
     if (!u || !this.canUndo()) return;
@@ -171,11 +231,35 @@ export class SkillRunner {
     if (restored === null) return void (this.error = { code: 'EDITED_SINCE', message: '' });
     this.#editor.input(restored);
     const to = u.mode === 'insert-after' ? u.applied.from : u.applied.from + u.original.length;
-    await this.#feedback({ runId: u.runId }, { kind: 'undone' }, { documentId: this.#editor.documentId, from: u.applied.from, to }, { outputText: u.final });
+    // The accept's record goes first (calls reach the engine in order), so the undo finds its episode.
+    this.#record({ runId: u.runId, undo: true, sampleRefs: this.#refs(u.applied.from, to) }, 'delayed-negative');
   }
 
-  async #generate(opts: { provider: ModelProvider; built: ContextBuildResult; skill: SkillInfo; sel: Selection }): Promise<void> {
-    const { provider, built, skill, sel } = opts;
+  /** 003 "会话结束时工作记忆归档": the chapter's writing session ends (switching chapter or project, leaving). */
+  endSession(documentId: string | null = this.#editor.documentId): void {
+    if (!documentId) return;
+    this.undoable = null;
+    void this.#deps.engine.call('writingMemory.end', { documentId });
+  }
+
+  #refs(from: number, to: number): { documentId: string; from: number; to: number }[] {
+    const documentId = this.#editor.documentId;
+    return documentId ? [{ documentId, from, to }] : [];
+  }
+
+  #record(input: Input<'episode.record'>, signal: ImplicitSignal): void {
+    this.lastSignal = signal;
+    const p = recordOutcome({ engine: this.#deps.engine, input, kickDistill: this.#deps.kickDistill }).then((out) => {
+      if (!out.ok) this.error = out.error;
+      else this.learningPaused = out.outcome.paused;
+    });
+    const tracked = p.finally(() => this.#pending.delete(tracked));
+    this.#pending.add(tracked);
+  }
+
+  /** Streams one version; null when it was stopped or failed (the run is closed accordingly unless `keepRun`). */
+  async #generate(opts: { provider: ModelProvider; built: ContextBuildResult; keepRun?: boolean }): Promise<string | null> {
+    const { provider, built } = opts;
     this.phase = 'streaming';
     this.streamed = '';
     const abort = new AbortController();
@@ -187,20 +271,23 @@ export class SkillRunner {
         text += ev.text;
         this.streamed = text;
       }
-      await this.#complete(built.runId, 'completed');
       if (text.trim() === '') {
-        this.phase = 'idle';
+        if (!opts.keepRun) {
+          await this.#complete(built.runId, 'completed');
+          this.phase = 'idle';
+        }
         this.error = { code: 'EMPTY_OUTPUT', message: '' };
-        return;
+        return null;
       }
-      this.result = { runId: built.runId, skill, mode: applyModeOf(skill), sel, output: text };
-      this.edited = text;
-      this.phase = 'review';
+      return text;
     } catch (err) {
       const code = err instanceof EngineError ? err.code : 'INTERNAL';
-      await this.#complete(built.runId, code === 'CANCELED' ? 'canceled' : code === 'TIMEOUT' ? 'timeout' : 'failed');
-      this.phase = 'idle';
+      if (!opts.keepRun) {
+        await this.#complete(built.runId, code === 'CANCELED' ? 'canceled' : code === 'TIMEOUT' ? 'timeout' : 'failed');
+        this.phase = 'idle';
+      }
       if (code !== 'CANCELED') this.error = { code, message: err instanceof Error ? err.message : '' };
+      return null;
     } finally {
       this.#abort = null;
       this.streamed = '';
@@ -212,44 +299,27 @@ export class SkillRunner {
     if (!res.ok && !this.error) this.error = res.error;
   }
 
-  async #feedback(
-    r: { runId: string },
-    outcome: UserOutcome,
-    ref: { documentId: string | null; from: number; to: number },
-    texts: { outputText?: string; finalText?: string },
-  ): Promise<void> {
-    const judged = classifyFeedback(outcome);
-    this.lastSignal = judged.signal;
-    const out = await recordFeedback({
-      engine: this.#deps.engine,
-      projectId: this.#projectId(),
-      input: {
-        runId: r.runId,
-        action: judged.action,
-        sampleRefs: ref.documentId ? [{ documentId: ref.documentId, from: ref.from, to: ref.to }] : [],
-        ...(judged.editDistance !== null ? { editDistance: judged.editDistance } : {}),
-        ...texts,
-      },
-    });
-    if (!out.ok) this.error = out.error;
-    else {
-      this.learned = out.learned;
-      this.learningPaused = out.paused;
-    }
-  }
-
   #finishReview(): void {
     this.phase = 'idle';
     this.result = null;
+    this.comment = '';
+    this.#built = null;
   }
 
   #reset(): void {
     this.error = null;
     this.noModelRunId = null;
-    this.learned = [];
     this.learningPaused = false;
     this.lastSignal = null;
     this.undoable = null;
     this.result = null;
+    this.comment = '';
+    this.current = 0;
+    this.#built = null;
   }
+}
+
+function explicit(comment: string): { explicit?: string } {
+  const c = comment.trim();
+  return c ? { explicit: c.slice(0, 2000) } : {};
 }

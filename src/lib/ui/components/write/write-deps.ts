@@ -29,6 +29,8 @@ export interface WriteDeps {
   now: () => number;
   /** Pause in typing before the document is saved to the engine. */
   saveDelayMs?: number;
+  /** Asks the jobs worker to look at distillation now (the engine said one is due, 003 批量触发). */
+  kickDistill?: () => void;
 }
 
 export const draftId = (documentId: string) => `write:${documentId}`;

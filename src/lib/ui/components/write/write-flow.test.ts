@@ -66,14 +66,38 @@ describe('Write page against a real engine', () => {
     expect(w.runner.result?.sel.text).toBe(SELECTED);
     w.runner.edited = '院子里静悄悄的，只有风。';
     await w.runner.accept();
+    // The text changes at once; the episode is recorded behind it.
     expect(w.editor.content).toBe(CHAPTER.replace(SELECTED, '院子里静悄悄的，只有风。'));
     expect(w.runner.lastSignal).toBe('weak-positive');
+    await w.runner.settled();
     const [event] = expectOk(await engine.call('feedback.list', { limit: 5 }));
     expect(event).toMatchObject({ action: 'partial', skillId: 'polish', editDistance: 0.077 });
     expect(event?.sampleRefs).toEqual([{ documentId: w.editor.documentId, from: start, to: start + '院子里静悄悄的，只有风。'.length }]);
     const run = expectOk(await engine.call('run.get', { runId: event!.runId }));
     expect(run.status).toBe('completed');
     expect(w.runner.learningPaused).toBe(false);
+    const [episode] = expectOk(await engine.call('episode.list', { limit: 5 })).items;
+    expect(episode).toMatchObject({ runId: event!.runId, skillUsed: 'polish', candidates: [short], selectedIndex: 0, finalText: '院子里静悄悄的，只有风。', implicit: 'weak-positive', editDistance: 0.077 });
+  });
+
+  it('003 candidates: "another version" adds a candidate of the same run; the chosen one and a comment are recorded', async () => {
+    const replies = ['院子里很静。', '院子里静得只剩风声，树叶沙沙作响。'];
+    let n = 0;
+    const { w, engine, start, end } = await withChapter(scriptedProvider({ reply: () => replies[n++ % 2] as string }));
+    await w.runner.run({ skillId: 'polish', start, end, defaultMessage: 'Polish.' });
+    expect(w.runner.canAddCandidate).toBe(true);
+    await w.runner.another();
+    expect(w.runner.phase).toBe('review');
+    expect(w.runner.result?.candidates).toEqual(replies);
+    expect(w.runner.current).toBe(1);
+    w.runner.show(0);
+    expect(w.runner.edited).toBe(replies[0]);
+    w.runner.comment = '短一点更好';
+    await w.runner.accept();
+    await w.runner.settled();
+    const [episode] = expectOk(await engine.call('episode.list', { limit: 5 })).items;
+    expect(episode).toMatchObject({ candidates: replies, selectedIndex: 0, explicit: '短一点更好', implicit: 'strong-positive' });
+    expect(expectOk(await engine.call('run.list', { limit: 10 }))).toHaveLength(1);
   });
 
   it('with learning switched off, the feedback is recorded and the page says nothing was learned', async () => {
@@ -81,9 +105,10 @@ describe('Write page against a real engine', () => {
     expectOk(await engine.call('settings.update', { patch: { 'preferences.learning': false } }));
     await w.runner.run({ skillId: 'polish', start, end, defaultMessage: 'Polish.' });
     await w.runner.accept();
+    await w.runner.settled();
     expect(w.runner.learningPaused).toBe(true);
-    expect(w.runner.learned).toEqual([]);
     expect(expectOk(await engine.call('feedback.list', { limit: 5 }))).toHaveLength(1);
+    expect(expectOk(await engine.call('episode.list', {})).total).toBe(1);
   });
 
   it('undo within the window restores the original and records a delayed reject on the same run', async () => {
@@ -96,18 +121,28 @@ describe('Write page against a real engine', () => {
     await w.runner.undo();
     expect(w.editor.content).toBe(CHAPTER);
     expect(w.runner.lastSignal).toBe('delayed-negative');
+    await w.runner.settled();
     const events = expectOk(await engine.call('feedback.list', { limit: 5 }));
-    expect(events.map((e) => e.action)).toEqual(['reject', 'accept']);
+    expect(events.map((e) => [e.action, e.signal])).toEqual([
+      ['reject', 'delayed-negative'],
+      ['accept', 'strong-positive'],
+    ]);
     expect(new Set(events.map((e) => e.runId)).size).toBe(1);
+    // One episode for the run: the acceptance stays on record, the episode ends negative.
+    const { items, total } = expectOk(await engine.call('episode.list', {}));
+    expect(total).toBe(1);
+    expect(items[0]).toMatchObject({ selectedIndex: 0, finalText: '很安静。', firstSignal: 'strong-positive', implicit: 'delayed-negative', valence: -1 });
   });
 
   it('offers no undo once the window has passed', async () => {
     const { w, clock, start, end } = await withChapter(scriptedProvider({ reply: () => '很安静。' }));
     await w.runner.run({ skillId: 'polish', start, end, defaultMessage: 'Polish the selection.' });
     await w.runner.accept();
+    await w.runner.settled();
     clock.advance(30_001);
     expect(w.runner.canUndo()).toBe(false);
     await w.runner.undo();
+    await w.runner.settled();
     expect(w.editor.content).toBe(CHAPTER.replace(SELECTED, '很安静。'));
   });
 
@@ -118,6 +153,7 @@ describe('Write page against a real engine', () => {
     expect(w.editor.content).toBe(CHAPTER.replace(SELECTED, `${SELECTED}风停了。`));
     await w.runner.run({ skillId: 'continue', start: end, end, defaultMessage: 'Continue.' });
     await w.runner.reject();
+    await w.runner.settled();
     expect(w.editor.content).toBe(CHAPTER.replace(SELECTED, `${SELECTED}风停了。`));
     const events = expectOk(await engine.call('feedback.list', { limit: 5 }));
     expect(events.map((e) => e.action)).toEqual(['reject', 'accept']);

@@ -7,7 +7,7 @@ import type { WriteDeps } from './write-deps';
 /**
  * The Write page: a project, its chapters, the open chapter, the skills on a selection and the project's
  * setting files — each its own piece of state, joined here so switching a project or a chapter always
- * saves the open text first.
+ * saves the open text first — and ends the chapter's writing session (003 working memory archived).
  */
 export class WriteState {
   readonly projects: ProjectsState;
@@ -30,12 +30,14 @@ export class WriteState {
 
   async selectProject(id: string | null): Promise<void> {
     if (this.runner.busy) return;
+    this.runner.endSession();
     await this.editor.flush();
     this.projects.projectId = id;
     await this.#afterProjectChange(null);
   }
 
   async createProject(name: string): Promise<boolean> {
+    this.runner.endSession();
     await this.editor.flush();
     const created = await this.projects.createProject(name);
     if (!created) return false;
@@ -44,6 +46,7 @@ export class WriteState {
   }
 
   async deleteProject(): Promise<boolean> {
+    this.runner.endSession();
     await this.editor.flush();
     const deleted = await this.projects.deleteProject();
     if (deleted) await this.#afterProjectChange(null);
@@ -52,6 +55,7 @@ export class WriteState {
 
   async openDocument(id: string | null): Promise<void> {
     if (this.runner.busy) return;
+    if (id !== this.editor.documentId) this.runner.endSession();
     this.runner.undoable = null;
     await this.editor.open(id);
   }
@@ -70,10 +74,16 @@ export class WriteState {
   }
 
   async deleteDocument(id: string): Promise<boolean> {
+    this.runner.endSession(id);
     if (this.editor.documentId === id) await this.editor.open(null);
     const ok = await this.projects.deleteDocument(id);
     if (ok && !this.editor.documentId) await this.editor.open(this.projects.documents[0]?.id ?? null);
     return ok;
+  }
+
+  /** The page is left or the tab closes: the open chapter's writing session ends. */
+  leave(): void {
+    this.runner.endSession();
   }
 
   /** Another tab wrote something: the lists follow (the open text stays as typed here). */

@@ -99,7 +99,7 @@ export const inspect = {
     intro: 'Each reference is a piece of memory that was in the prompt; its weight is its share of those tokens.',
     empty: 'Nothing from memory was used in this run.',
     unavailable: 'No provenance is recorded for this run.',
-    types: { semantic: 'Preferences', profile: 'User profile', file: 'Setting files', memory: 'Memories', summary: 'Summaries', working: 'Working memory' },
+    types: { semantic: 'Preferences', profile: 'User profile', file: 'Setting files', memory: 'Memories', summary: 'Summaries', working: 'Working memory', episode: 'Episodes' },
     weight: '{{percent}} %',
     correct: 'Correct',
     wrong: 'Wrong',

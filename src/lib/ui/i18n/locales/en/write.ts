@@ -85,11 +85,6 @@ export const write = {
     why: 'Why this?',
     undo: 'Undo',
     undoHint: 'Accepted. Undo within 30 seconds to restore the original.',
-    learnedCreated: 'Learned: {{rule}}',
-    learnedUpdated: 'Preference updated: {{rule}}',
-    learnedUnnamed: 'A writing preference was updated.',
-    learningPaused: 'Learning from feedback is off: this was recorded, but no preference was learned.',
-    learningPausedLink: 'Turn it on in Settings',
     signal: {
       'strong-positive': 'Noted: accepted as is (strong positive signal).',
       'weak-positive': 'Noted: accepted with small edits (weak positive signal).',

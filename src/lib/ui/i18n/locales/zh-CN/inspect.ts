@@ -101,7 +101,7 @@ export const inspect: Messages<typeof en> = {
     intro: '每条引用都是提示词中的一段记忆；权重是它在这些 Token 中所占的比例。',
     empty: '本次运行没有用到任何记忆。',
     unavailable: '本次运行没有溯源记录。',
-    types: { semantic: '偏好', profile: '用户画像', file: '设定文件', memory: '记忆', summary: '摘要', working: '工作记忆' },
+    types: { semantic: '偏好', profile: '用户画像', file: '设定文件', memory: '记忆', summary: '摘要', working: '工作记忆', episode: '情景记忆' },
     weight: '{{percent}} %',
     correct: '判断正确',
     wrong: '判断有误',

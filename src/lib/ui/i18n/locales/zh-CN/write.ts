@@ -86,11 +86,6 @@ export const write: Messages<typeof en> = {
     why: '为什么这样写？',
     undo: '撤销',
     undoHint: '已采纳。30 秒内可撤销并恢复原文。',
-    learnedCreated: '学到了：{{rule}}',
-    learnedUpdated: '偏好已更新：{{rule}}',
-    learnedUnnamed: '一条写作偏好已更新。',
-    learningPaused: '已关闭从反馈中学习：这次反馈已记录，但没有学习新的偏好。',
-    learningPausedLink: '在设置中打开',
     signal: {
       'strong-positive': '已记录：直接采纳（强正反馈）。',
       'weak-positive': '已记录：小幅修改后采纳（弱正反馈）。',

@@ -1,0 +1,141 @@
+/**
+ * Seed 003's memory calls at scale, in the speed harness page (issue 17): 10,000 episodes recorded one at a
+ * time through `episode.record` (as the Write page sends them), then `episode.query` (003 memory:episode:query)
+ * and `rules.list` (memory:semantic:list) over them — each a full round trip page → worker → engine → page.
+ * And what recording costs typing: the main thread's latency to handle the next event right after an
+ * `episode.record` is sent (not awaited, as the Write page does) vs with nothing sent, and the chapter's
+ * save (`document.update`) queued behind a record vs alone.
+ */
+import type { EngineCaller } from '../../src/lib/engine/client/caller';
+import type { Input, Method, Output } from '../../src/lib/engine/protocol/contract';
+import { createPrng } from '../lib/prng';
+import { generateTurns } from '../lib/corpus';
+
+const SCENES = ['dialogue', 'action', 'description', 'introspection', 'exposition', 'narration'] as const;
+
+export interface EpisodeReport {
+  count: number;
+  recordMs: number[];
+  queryMs: number[];
+  rulesListMs: number[];
+  rules: number;
+  /** Main-thread event latency right after sending a record vs after sending nothing (ms). */
+  eventLagAloneMs: number[];
+  eventLagAfterRecordMs: number[];
+  /** The chapter's save round trip alone vs sent right behind a record. */
+  saveAloneMs: number[];
+  saveAfterRecordMs: number[];
+  wallMs: number;
+}
+
+/** The time until a message posted now is handled on the main thread (what a keystroke waits for). */
+function eventLag(): Promise<number> {
+  const ch = new MessageChannel();
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    ch.port1.onmessage = () => {
+      resolve(performance.now() - t0);
+      ch.port1.close();
+    };
+    ch.port2.postMessage(0);
+  });
+}
+
+export async function episodeWorkload(opts: {
+  engine: EngineCaller;
+  seed: number;
+  count: number;
+  queries: number;
+  lists: number;
+  rules: number;
+  samples: number;
+  setState: (text: string) => void;
+}): Promise<EpisodeReport> {
+  const t0 = performance.now();
+  const must = async <M extends Method>(m: M, input: Input<M>): Promise<Output<M>> => {
+    const res = await opts.engine.call(m, input);
+    if (!res.ok) throw new Error(`${m}: ${res.error.code} ${res.error.message}`);
+    return res.data;
+  };
+  const r = createPrng(opts.seed + 17);
+  const texts = [...generateTurns({ seed: opts.seed + 17, count: 2_000 })].map((t) => t.content);
+  const projects = [await must('project.create', { name: 'bench novel' }), await must('project.create', { name: 'bench notes' })];
+  const docs = [
+    await must('document.create', { projectId: projects[0]!.id, title: 'chapter', content: texts.slice(0, 40).join('\n\n') }),
+    await must('document.create', { projectId: projects[1]!.id, title: 'notes', content: texts.slice(40, 80).join('\n\n') }),
+  ];
+  const episode = (i: number): Input<'episode.record'> => {
+    const p = i % 2;
+    const n = r.int(1, 3);
+    const candidates = Array.from({ length: n }, () => r.pick(texts));
+    return {
+      skillId: r.chance(0.5) ? 'continue' : 'polish',
+      projectId: projects[p]!.id,
+      documentId: docs[p]!.id,
+      input: r.pick(texts),
+      candidates,
+      selectedIndex: r.chance(0.15) ? -1 : r.int(0, n - 1),
+      ...(r.chance(0.3) ? { finalText: `${r.pick(texts)}` } : {}),
+    };
+  };
+  const recordMs: number[] = [];
+  for (let i = 0; i < opts.count; i++) {
+    const input = episode(i);
+    const t = performance.now();
+    await must('episode.record', input);
+    recordMs.push(performance.now() - t);
+    if ((i + 1) % 2_000 === 0) {
+      opts.setState(`episodes ${i + 1}`);
+      console.log(`[bench] episodes ${i + 1}/${opts.count}`);
+    }
+  }
+  for (let i = 0; i < opts.rules; i++) {
+    await must('rules.add', i % 2 ? { rule: `bench rule ${i}: ${r.pick(texts).slice(0, 60)}` } : { rule: `项目规则 ${i}：${r.pick(texts).slice(0, 40)}`, scope: 'project', projectId: projects[0]!.id });
+  }
+  const queryMs: number[] = [];
+  for (let i = 0; i < opts.queries; i++) {
+    const input: Input<'episode.query'> = { projectId: projects[i % 2]!.id, sceneType: r.pick(SCENES), text: r.pick(texts) };
+    const t = performance.now();
+    await must('episode.query', input);
+    queryMs.push(performance.now() - t);
+  }
+  const rulesListMs: number[] = [];
+  for (let i = 0; i < opts.lists; i++) {
+    const t = performance.now();
+    await must('rules.list', i % 2 ? {} : { projectId: projects[0]!.id });
+    rulesListMs.push(performance.now() - t);
+  }
+  // Typing: alternate the two conditions so drift in the machine's load hits both alike.
+  const eventLagAloneMs: number[] = [];
+  const eventLagAfterRecordMs: number[] = [];
+  const saveAloneMs: number[] = [];
+  const saveAfterRecordMs: number[] = [];
+  const pending: Promise<unknown>[] = [];
+  for (let i = 0; i < opts.samples; i++) {
+    eventLagAloneMs.push(await eventLag());
+    pending.push(opts.engine.call('episode.record', episode(i)));
+    eventLagAfterRecordMs.push(await eventLag());
+    await Promise.all(pending.splice(0));
+    const content = `${texts[i % texts.length]}\n${i}`;
+    let t = performance.now();
+    await must('document.update', { id: docs[0]!.id, content });
+    saveAloneMs.push(performance.now() - t);
+    const rec = opts.engine.call('episode.record', episode(i + 1));
+    t = performance.now();
+    await must('document.update', { id: docs[0]!.id, content: `${content}.` });
+    saveAfterRecordMs.push(performance.now() - t);
+    await rec;
+  }
+  return {
+    count: opts.count,
+    recordMs,
+    queryMs,
+    rulesListMs,
+    rules: (await must('rules.list', { projectId: projects[0]!.id })).length,
+    eventLagAloneMs,
+    eventLagAfterRecordMs,
+    saveAloneMs,
+    saveAfterRecordMs,
+    wallMs: performance.now() - t0,
+  };
+}

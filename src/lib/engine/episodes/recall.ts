@@ -1,0 +1,96 @@
+/**
+ * 003 "情景记忆召回": episodes for a passage by scene type + text similarity ("场景类型 + 语义相似度混合召回"),
+ * each with its score explained term by term:
+ *
+ *   score = 0.45 · same scene type + 0.35 · similarity + 0.10 · recency + 0.10 · importance
+ *   similarity  bm25 over the episode's passage and kept text (words + CJK pairs), scaled to the best hit
+ *   recency     2^(−age / 30 days)
+ *
+ * Candidates: the full-text hits and the newest episodes of the scene type (the "time + scene type" lane,
+ * which is also what remains when the text index fails — 003's degradation, `degraded: true`). Compressed
+ * episodes are not recalled (003 "待压缩：不再参与召回"). The best 3–5 are returned (003 "最相关的 3-5 条").
+ * An embedding provider (the retrieval issue) would add its similarity here; without one, similarity is lexical.
+ */
+import { DAY_MS, type Clock } from '../../domain/clock';
+import type { SceneType } from '../../domain/episodes/scene-type';
+import type { Logger } from '../../domain/log';
+import { buildMatchQuery } from '../../domain/text/fts-query';
+import { gramsMatchQuery, queryBigrams } from '../../domain/text/grams';
+import { extractKeywords, isStopWord } from '../../domain/text/keywords';
+import { keptText, type EpisodeRepo } from '../store/episode-repo';
+import type { Episode, EpisodeQueryResult, RecalledEpisode } from './types';
+
+export const RECALL_WEIGHTS = { scene: 0.45, similarity: 0.35, recency: 0.1, importance: 0.1 } as const;
+export const RECALL_HALF_LIFE_MS = 30 * DAY_MS;
+/** 003: "返回最相关的 3-5 条". */
+export const RECALL_MIN = 3;
+export const RECALL_MAX = 5;
+/** Below this an episode shares neither the scene type nor enough words to be worth the tokens. */
+export const RECALL_MIN_SCORE = 0.25;
+const CANDIDATES = 60;
+
+export interface RecallQuery {
+  /** A project's episodes; null: those of no project; undefined: every episode. */
+  projectId?: string | null;
+  sceneType?: SceneType;
+  text: string;
+  limit?: number;
+  /** Leave out the episode of this run (the run being built has none yet; a re-query may). */
+  excludeRunId?: string;
+}
+
+function matchOf(text: string): { match: string | null; keywords: string[] } {
+  const keywords = extractKeywords(text, { max: 24 });
+  const words = buildMatchQuery(keywords, { column: 'body' });
+  const grams = gramsMatchQuery(queryBigrams(text, { max: 24, stop: (g) => [...g].every((c) => isStopWord(c)) }));
+  const parts = [words, grams].filter((p): p is string => p !== null);
+  return { match: parts.length ? parts.map((p) => `(${p})`).join(' OR ') : null, keywords };
+}
+
+export function recallEpisodes(deps: { episodes: EpisodeRepo; clock: Clock; log: Logger }, q: RecallQuery): EpisodeQueryResult {
+  const limit = Math.min(RECALL_MAX, Math.max(1, q.limit ?? RECALL_MAX));
+  const filter = q.projectId === undefined ? {} : { projectId: q.projectId };
+  const { match, keywords } = matchOf(q.text);
+  const bm25 = new Map<string, number>();
+  const pool = new Map<string, Episode>();
+  let degraded = false;
+  if (match) {
+    try {
+      for (const hit of deps.episodes.ftsCandidates(match, filter, CANDIDATES)) {
+        bm25.set(hit.episode.id, -hit.rank);
+        pool.set(hit.episode.id, hit.episode);
+      }
+    } catch {
+      // 003 "向量索引不可用 → 回退到时间 + 场景类型精确匹配": the scene lane still answers.
+      degraded = true;
+      deps.log.warn('episodes.recall-degraded', { reason: 'fts' });
+    }
+  }
+  if (q.sceneType) for (const e of deps.episodes.recentOfScene({ ...filter, sceneType: q.sceneType }, CANDIDATES)) pool.set(e.id, e);
+  const best = Math.max(0, ...bm25.values());
+  const now = deps.clock.now();
+  const scored: RecalledEpisode[] = [];
+  for (const e of pool.values()) {
+    if (e.runId !== null && e.runId === q.excludeRunId) continue;
+    const sceneMatch = q.sceneType !== undefined && e.sceneType === q.sceneType;
+    const similarity = best > 0 ? Math.round(((bm25.get(e.id) ?? 0) / best) * 1000) / 1000 : 0;
+    const ageMs = Math.max(0, now - e.createdAt);
+    const recency = 2 ** (-ageMs / RECALL_HALF_LIFE_MS);
+    const score =
+      RECALL_WEIGHTS.scene * (sceneMatch ? 1 : 0) + RECALL_WEIGHTS.similarity * similarity + RECALL_WEIGHTS.recency * recency + RECALL_WEIGHTS.importance * e.importance;
+    const hay = `${e.inputContext}\n${keptText(e)}`.toLowerCase();
+    scored.push({
+      episode: e,
+      why: {
+        sceneMatch,
+        similarity,
+        matchedTerms: keywords.filter((k) => hay.includes(k.toLowerCase())).slice(0, 8),
+        ageDays: Math.round((ageMs / DAY_MS) * 10) / 10,
+        importance: e.importance,
+        score: Math.round(score * 1000) / 1000,
+      },
+    });
+  }
+  scored.sort((a, b) => b.why.score - a.why.score || b.episode.createdAt - a.episode.createdAt || (a.episode.id < b.episode.id ? -1 : 1));
+  return { items: scored.filter((s) => s.why.score >= RECALL_MIN_SCORE).slice(0, limit), degraded };
+}
