@@ -525,7 +525,7 @@ export const contract = {
    */
   'episode.record': call<Ep.EpisodeRecordResult>()({ input: episodeInput.episodeRecord, errors: ['NOT_FOUND', 'CONFLICT', 'CANCELED', 'TIMEOUT'], write: true }),
   /** 003 memory:episode:query: 3–5 episodes by scene type + text similarity, each with why. A read. */
-  'episode.query': call<Ep.EpisodeQueryResult>()({ input: episodeInput.episodeQuery, errors: ['NOT_FOUND'] }),
+  'episode.query': call<Ep.EpisodeQueryResult>()({ input: episodeInput.episodeQuery, errors: ['NOT_FOUND', 'MEMORY_BACKPRESSURE'], memoryQuery: true }),
   'episode.list': call<{ items: Ep.Episode[]; total: number }>()({ input: episodeInput.episodeList }),
   'episode.get': call<Ep.Episode>()({ input: z.strictObject({ id }), errors: ['NOT_FOUND'] }),
   /** The episodes behind a learning-history entry, those that still exist, in the order asked for. */
