@@ -8,9 +8,7 @@
  * "message" } }` on stderr, exit 2 for INVALID_ARGUMENT, 3 for NOT_FOUND, 1 for anything else.
  * The database is `<project-root>/.engram/conversation-memory.db` unless `--db` names another file.
  */
-import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { EngineError, type ErrorCode } from '../domain/errors';
 import type { Logger, LogFields } from '../domain/log';
 import { classifySqliteError } from '../engine/store/sqlite-errors';
@@ -114,7 +112,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-function processIo(): CliIo {
+export function processIo(): CliIo {
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
@@ -122,11 +120,4 @@ function processIo(): CliIo {
     cwd: process.cwd(),
     stopSignal: () => new Promise((done) => ['SIGINT', 'SIGTERM'].forEach((s) => process.once(s, () => done()))),
   };
-}
-
-// Run only as the entry point (`tsx src/lib/node/cli.ts …`), not when a test imports runCli.
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  runCli(process.argv.slice(2), processIo()).then((code) => {
-    process.exitCode = code;
-  });
 }
