@@ -79,7 +79,7 @@ describe('002 --from-logs: plain conversation logs', () => {
       { role: 'assistant' as const, content: 'Use a **Map**.', createdAt: Date.UTC(2026, 0, 16, 9, 1) },
     ];
     const md = conversationMarkdown({
-      session: { id: 'c1', title: 'Cache\nplan', snippet: '', createdAt: messages[0].createdAt, lastActive: 0, turnCount: 1 },
+      session: { id: 'c1', title: 'Cache\nplan', snippet: '', createdAt: messages[0]!.createdAt, lastActive: 0, turnCount: 1 },
       messages,
       locale,
     });
