@@ -22,6 +22,7 @@ import {
   type ParsedLorebook,
   type SkipCounts,
 } from '../../domain/imports';
+import { readTextPieces } from '../backup/read-export';
 
 /**
  * Reads the files of an import from another app — piece by piece for the big JSON arrays, whole for
@@ -48,8 +49,6 @@ export interface ReadImport {
   bytes: number;
 }
 
-const SLICE_MS = 12;
-const PIECE_CHARS = 64 * 1024;
 const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 const bad = (message: string, field = 'files') => new EngineError('INVALID_ARGUMENT', `${message} Nothing was imported.`, { fields: [field] });
@@ -102,7 +101,7 @@ export async function readImport(opts: { source: ImportSource | 'auto'; files: r
       expected: SOURCE_NAMES[source],
       maxElementChars: MAX_CONVERSATION_CHARS,
     });
-    await streamText(file, (piece) => splitter.push(piece));
+    await readTextPieces(file, (piece) => splitter.push(piece));
     splitter.end();
     return out;
   }
@@ -129,25 +128,4 @@ export async function readImport(opts: { source: ImportSource | 'auto'; files: r
     await pause();
   }
   return out;
-}
-
-async function streamText(file: Blob, push: (piece: string) => void): Promise<void> {
-  const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
-  let since = performance.now();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      for (let at = 0; at < value.length; at += PIECE_CHARS) {
-        push(value.slice(at, at + PIECE_CHARS));
-        if (performance.now() - since >= SLICE_MS) {
-          await pause();
-          since = performance.now();
-        }
-      }
-    }
-  } catch (err) {
-    await reader.cancel().catch(() => undefined);
-    throw err;
-  }
 }
