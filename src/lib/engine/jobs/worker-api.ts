@@ -6,12 +6,13 @@ import { afterReply, type AfterReplyInput, type AfterReplyResult } from './after
 import { createCaller, type RawEndpoint } from '../client/caller';
 import { maintenanceJob } from './maintenance-job';
 import { rollingSummariesJob } from './rolling-summaries-job';
+import { importFollowUpJob } from './import-follow-up-job';
 import { workingMemoryJob } from './working-memory-job';
 import { runSweepJob } from '../context/run-sweep-job';
 import { createScheduler, type Scheduler } from './scheduler';
 import type { JobDefinition, JobProgress } from './types';
 
-export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob, rollingSummariesJob];
+export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob, rollingSummariesJob, importFollowUpJob];
 export const JOBS_LOCK = 'engram-jobs';
 
 export interface JobsWorkerApi {

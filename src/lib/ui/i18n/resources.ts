@@ -20,10 +20,12 @@ import { write as enWrite } from './locales/en/write';
 import { write as zhWrite } from './locales/zh-CN/write';
 import { inspect as enInspect } from './locales/en/inspect';
 import { inspect as zhInspect } from './locales/zh-CN/inspect';
+import { imports as enImports } from './locales/en/imports';
+import { imports as zhImports } from './locales/zh-CN/imports';
 
 export const resources = {
-  en: { common: enCommon, chat: enChat, settings: enSettings, recall: enRecall, jobs: enJobs, memory: enMemory, backup: enBackup, write: enWrite, inspect: enInspect },
-  'zh-CN': { common: zhCommon, chat: zhChat, settings: zhSettings, recall: zhRecall, jobs: zhJobs, memory: zhMemory, backup: zhBackup, write: zhWrite, inspect: zhInspect },
+  en: { common: enCommon, chat: enChat, settings: enSettings, recall: enRecall, jobs: enJobs, memory: enMemory, backup: enBackup, write: enWrite, inspect: enInspect, imports: enImports },
+  'zh-CN': { common: zhCommon, chat: zhChat, settings: zhSettings, recall: zhRecall, jobs: zhJobs, memory: zhMemory, backup: zhBackup, write: zhWrite, inspect: zhInspect, imports: zhImports },
 } as const;
 
 export type Locale = keyof typeof resources;
