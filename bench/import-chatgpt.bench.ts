@@ -11,8 +11,9 @@
  * written to the repository. Measured:
  *   - time of the preview, of the steps, in total; messages per second
  *   - peak memory of the process (RSS, sampled every 20 ms) and its baseline before the file existed
- *   - the longest stall of other calls: a second caller asks `search.messages` every 25 ms throughout;
- *     the longest time one of its calls waited for its answer. Each call of either caller goes through
+ *   - the longest stall of other calls: a second caller stores a chat turn (message.append, as the chat
+ *     does while the person goes on talking) every 25 ms throughout; the longest time one of its calls
+ *     waited for its answer. Each call of either caller goes through
  *     a macrotask hop (setImmediate), as a worker's message port delivers them in the app — without it,
  *     an in-process promise chain would never let the other caller in.
  * Writes bench/results/import-chatgpt.json.
@@ -110,13 +111,16 @@ async function main() {
   const file = exportFile();
   const generateMs = performance.now() - generated;
 
-  // The other caller: a search every 25 ms, each call's wait recorded.
+  // The other caller: a chat turn stored every 25 ms, each call's wait recorded.
   const waits: number[] = [];
+  const chat = await engine.call('session.create', { title: 'chatting while importing' });
+  if (!chat.ok) throw new Error(chat.error.message);
+  let turnNo = 0;
   let probing = PROBE !== 0;
   const probe = (async () => {
     while (probing) {
       const asked = performance.now();
-      const res = await engine.call('search.messages', { query: 'validateOrder retry', limit: 5 });
+      const res = await engine.call('message.append', { sessionId: chat.data.id, role: turnNo++ % 2 ? 'assistant' : 'user', content: `turn ${turnNo} while the import runs` });
       if (!res.ok) throw new Error(res.error.message);
       waits.push(performance.now() - asked);
       await new Promise((r) => setTimeout(r, 25));

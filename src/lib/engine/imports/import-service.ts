@@ -99,6 +99,8 @@ export interface ImportTuning {
 export const DEFAULT_IMPORT_TUNING: ImportTuning = { stepMs: 50, stepMessages: 2000, abandonedMs: 2 * 60_000 };
 const STAGE_TTL_MS = 30 * 60_000;
 const TITLES_SHOWN = 5;
+/** Planning work between two chances for other calls to run. */
+const PLAN_SLICE_MS = 12;
 
 export function createImportService(deps: {
   env: Pick<EngineEnv, 'driver' | 'clock' | 'ids' | 'log'>;
@@ -132,14 +134,20 @@ export function createImportService(deps: {
     return runs.length;
   }
 
-  function plan(conversations: ImportedConversation[], now: number) {
+  /** Async only to let other calls in every few milliseconds (10,000 conversations take a while to plan). */
+  async function plan(conversations: ImportedConversation[], now: number) {
     const counts: ConversationCounts = { incoming: conversations.length, add: 0, extend: 0, same: 0, changed: 0, duplicate: 0, empty: 0 };
     const messages = { incoming: 0, add: 0, skip: 0 };
     const planned: Planned[] = [];
     let from = Infinity;
     let to = -Infinity;
     const titles: string[] = [];
+    let since = performance.now();
     for (const c of conversations) {
+      if (performance.now() - since >= PLAN_SLICE_MS) {
+        await new Promise<void>((resolve) => setTimeout(resolve, 0));
+        since = performance.now();
+      }
       messages.incoming += c.messages.length;
       if (c.messages.length === 0) {
         counts.empty++;
@@ -215,7 +223,7 @@ export function createImportService(deps: {
       staged = null;
       const read = await readImport({ source: input.source, files: input.files });
       const now = clock.now();
-      const p = plan(read.conversations, now);
+      const p = await plan(read.conversations, now);
       let lorebook: Staged['lorebook'] = null;
       if (read.lorebook) {
         const projectName = input.projectName?.trim() || read.lorebook.name;
