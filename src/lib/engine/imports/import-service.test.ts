@@ -126,6 +126,17 @@ describe('an import is all or nothing across its steps', () => {
     expect(expectOk(await engine.call('message.list', { sessionId: s!.id })).map((m) => m.content)).toEqual(['one', 'two']);
   });
 
+  it('one import is written at a time; one written but never finished does not block the next', async () => {
+    const { engine } = await createTestEngine({ imports: { stepMessages: 1 } });
+    const preview = expectOk(await engine.call('import.preview', chatgpt()));
+    expectOk(await engine.call('import.applyStep', { token: preview.token }));
+    const second = await engine.call('import.preview', chatgpt());
+    expect(second.ok || second.error.code).toBe('CONFLICT');
+    expect(expectOk(await engine.call('import.applyStep', { token: preview.token })).done).toBe(true);
+    // The page closed before import.finish: a new file can still be chosen.
+    expect(expectOk(await engine.call('import.preview', chatgpt())).conversations.same).toBe(2);
+  });
+
   it('an import nobody drives any more (the page closed) is taken back by the background pass', async () => {
     const { engine, clock } = await createTestEngine({ imports: { stepMessages: 1, abandonedMs: 60_000 } });
     const preview = expectOk(await engine.call('import.preview', chatgpt()));

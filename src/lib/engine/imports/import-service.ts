@@ -218,7 +218,9 @@ export function createImportService(deps: {
     sweepAbandoned,
     async preview(input: { source: ImportSource | 'auto'; files: ImportFileInput[]; projectId?: string; projectName?: string }): Promise<ImportPlanPreview> {
       sweepAbandoned();
-      if (staged && staged.state !== 'previewed')
+      // Only an import still being written blocks a new one; one written but never finished (its page
+      // closed after the last step) leaves its setting files to the journal, written at the next start.
+      if (staged?.state === 'running')
         throw new EngineError('CONFLICT', 'Another import is being written; wait for it to finish or cancel it first.', { fields: ['files'] });
       staged = null;
       const read = await readImport({ source: input.source, files: input.files });
