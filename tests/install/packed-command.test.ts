@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMPORT_FIXTURES } from '../src/lib/domain/imports/testing';
-import { APP_VERSION } from '../src/lib/engine/backup/app-info';
-import { connectMcp, exerciseEngramTools } from '../src/lib/node/mcp-client';
-import { REPO_ROOT } from '../src/lib/node/testing';
+import { IMPORT_FIXTURES } from '../../src/lib/domain/imports/testing';
+import { APP_VERSION } from '../../src/lib/engine/backup/app-info';
+import { connectMcp, exerciseEngramTools } from '../../src/lib/node/mcp-client';
+import { REPO_ROOT } from '../../src/lib/node/testing';
 
 const run = promisify(execFile);
 const MINUTES = 60_000;
@@ -40,7 +40,7 @@ describe('the packed engram command, installed into a temporary prefix', () => {
       ['install', '-g', join(root, tarball as string), '--prefix', prefix, '--allow-scripts=better-sqlite3', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
       { cwd: root, env: { ...env, npm_config_build_from_source: 'true' }, maxBuffer: 64 * 1024 * 1024 },
     );
-  }, 20 * MINUTES);
+  });
 
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
