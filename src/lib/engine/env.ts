@@ -5,6 +5,7 @@ import type { SqlDriver } from './store/driver';
 import type { ContextTuning } from './context/tuning';
 import type { RetrievalConfig } from '../domain/recall/config';
 import type { ProjectFileStore } from './files/project-file-store';
+import type { ImportTuning } from './imports/import-service';
 
 /** What every handler factory receives. */
 export interface EngineEnv {
@@ -21,4 +22,6 @@ export interface EngineEnv {
   readonly context?: Partial<ContextTuning>;
   /** Overrides of the retrieval techniques and constants (tests, the ablation benchmark); read on every call. */
   readonly retrieval?: Partial<RetrievalConfig>;
+  /** Overrides of an import's step size and abandonment time (tests). */
+  readonly imports?: Partial<ImportTuning>;
 }

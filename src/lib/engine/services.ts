@@ -4,6 +4,7 @@ import { createWorkingMemoryRegistry } from './conversation/working-memory-regis
 import { createContextServices } from './context';
 import { memoryPortFrom } from './context/memory-port';
 import { createBackupServices } from './backup';
+import { createImportServices } from './imports';
 import type { EngineEnv } from './env';
 import { createMemoryServices } from './memory';
 import { createRecallService } from './recall/recall-service';
@@ -55,6 +56,8 @@ export function createServices(env: EngineEnv) {
     cleanup: createCleanup(env),
     // Backup (issue 6): export/import of every table and the project files the context engine keeps.
     backup: createBackupServices({ env, files: context.deps.files }),
+    // Imports from other apps and Markdown exports (issue 14).
+    imports: createImportServices({ env, messages, extraction: memory.extraction, rolling, files: context.deps.files, tuning: env.imports }),
   };
 }
 

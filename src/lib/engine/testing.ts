@@ -6,6 +6,7 @@ import { fixedClock, sequentialIds } from '../domain/clock';
 import { memoryLogger } from '../domain/log';
 import type { RetrievalConfig } from '../domain/recall/config';
 import type { ContextTuning } from './context/tuning';
+import type { ImportTuning } from './imports/import-service';
 import { createEngine, type Engine } from './engine';
 import { memoryProjectFileStore, type ProjectFileStore } from './files/project-file-store';
 import { migrations } from './store/migrations';
@@ -14,7 +15,7 @@ import { openWasmDatabase } from './store/open-wasm';
 export const T0 = Date.UTC(2026, 0, 17, 10, 30, 0);
 
 export async function createTestEngine(
-  opts: { now?: number; files?: ProjectFileStore; context?: Partial<ContextTuning>; retrieval?: Partial<RetrievalConfig> } = {},
+  opts: { now?: number; files?: ProjectFileStore; context?: Partial<ContextTuning>; retrieval?: Partial<RetrievalConfig>; imports?: Partial<ImportTuning> } = {},
 ) {
   const clock = fixedClock(opts.now ?? T0);
   const log = memoryLogger();
@@ -22,7 +23,7 @@ export async function createTestEngine(
   // Project setting files live in memory for tests (OPFS in the browser worker).
   const files = opts.files ?? memoryProjectFileStore(clock);
   const engine = createEngine(
-    { driver: opened.driver, clock, ids: sequentialIds('t'), log, storage: opened.storage, startedAt: clock.now(), files, context: opts.context, retrieval: opts.retrieval },
+    { driver: opened.driver, clock, ids: sequentialIds('t'), log, storage: opened.storage, startedAt: clock.now(), files, context: opts.context, retrieval: opts.retrieval, imports: opts.imports },
     migrations,
   );
   return { engine, clock, log, driver: opened.driver, db: opened.db, files };

@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { EngineError } from '../domain/errors';
 import { invalidArgument } from '../domain/validation';
+import { IMPORT_SOURCES } from '../domain/imports/types';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -15,9 +16,17 @@ const GLOBAL: Options = {
   'project-root': { type: 'string' },
   verbose: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
+  pretty: { type: 'boolean', default: false },
 };
 
-const globalSchema = { db: z.string().min(1).optional(), 'project-root': z.string().min(1).optional(), verbose: z.boolean(), help: z.boolean() };
+const globalSchema = {
+  db: z.string().min(1).optional(),
+  'project-root': z.string().min(1).optional(),
+  verbose: z.boolean(),
+  help: z.boolean(),
+  /** Human-readable output instead of JSON (issue 14); the exit codes stay the same. */
+  pretty: z.boolean(),
+};
 const idOption = z.string().min(1).max(100);
 // Refinements (not regexes): their messages are ours and reach the user as written.
 const intOption = z
@@ -30,7 +39,9 @@ const days = z
   .refine((s) => /^\d{1,6}d?$/.test(s), 'expected a number of days such as `30d`')
   .transform((s) => Number.parseInt(s, 10))
   .pipe(z.number().min(1).max(36_500));
-const scope = z.string().refine((s) => /^(all|(project|conversation|session):.{1,100})$/.test(s), 'expected `all`, `project:<id>` or `conversation:<id>`');
+const scope = z
+  .string()
+  .refine((s) => /^(all|memories|(project|conversation|session):.{1,100})$/.test(s), 'expected `all`, `project:<id>` or `conversation:<id>` (or `memories` with `--format markdown`)');
 
 function command<S extends z.ZodRawShape>(opts: { options: Options; shape: S; positionals?: number }) {
   return { options: { ...GLOBAL, ...opts.options }, schema: z.strictObject({ ...globalSchema, ...opts.shape }), positionals: opts.positionals ?? 0 };
@@ -55,21 +66,40 @@ export const COMMANDS = {
     shape: { 'older-than': days.optional(), conversation: idOption.optional(), all: z.boolean(), yes: z.boolean() },
   }),
   export: command({
-    options: { out: { type: 'string' }, scope: { type: 'string' }, format: { type: 'string' } },
+    options: { out: { type: 'string' }, scope: { type: 'string' }, format: { type: 'string' }, locale: { type: 'string' } },
     shape: {
       out: z.string().min(1).optional(),
       scope: scope.default('all'),
-      format: z.literal('json').default('json'),
+      format: z.enum(['json', 'markdown']).default('json'),
+      locale: z.enum(['en', 'zh-CN']).default('en'),
     },
   }),
   import: command({
-    options: { mode: { type: 'string' }, yes: { type: 'boolean', default: false } },
-    shape: { mode: z.enum(['merge', 'replace']).default('merge'), yes: z.boolean() },
+    options: {
+      mode: { type: 'string' },
+      yes: { type: 'boolean', default: false },
+      // issue 14: imports from other apps
+      from: { type: 'string' },
+      project: { type: 'string' },
+      'project-name': { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+    },
+    shape: {
+      mode: z.enum(['merge', 'replace']).default('merge'),
+      yes: z.boolean(),
+      from: z.enum(['engram', ...IMPORT_SOURCES]).default('engram'),
+      project: idOption.optional(),
+      'project-name': z.string().trim().min(1).max(200).optional(),
+      'dry-run': z.boolean(),
+    },
     positionals: 1,
   }),
   reindex: command({ options: {}, shape: {} }),
   serve: command({ options: { port: { type: 'string' } }, shape: { port: intOption.pipe(z.number().min(0).max(65_535)).default(7411) } }),
-  help: command({ options: {}, shape: {} }),
+  help: command({ options: {}, shape: {}, positionals: 1 }),
+  // issue 14: the MCP server on stdio, and the version
+  mcp: command({ options: {}, shape: {} }),
+  version: command({ options: {}, shape: {} }),
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -112,7 +142,8 @@ function joinNegativeNumbers(args: readonly string[], options: Options): string[
 export function parseCommand(argv: readonly string[]): ParsedCommand {
   const [name, ...rest] = argv;
   if (!name || name.startsWith('-')) {
-    if (name === '--help' || name === '-h') return { name: 'help', args: { verbose: false, help: true, positionals: [] } };
+    if (name === '--help' || name === '-h') return { name: 'help', args: { verbose: false, help: true, pretty: false, positionals: [] } };
+    if (name === '--version' || name === '-V') return { name: 'version', args: { verbose: false, help: false, pretty: false, positionals: [] } };
     throw bad(`Missing command: expected one of ${Object.keys(COMMANDS).join(', ')}.`, 'command');
   }
   if (!Object.hasOwn(COMMANDS, name)) throw bad(`Unknown command: expected one of ${Object.keys(COMMANDS).join(', ')}.`, 'command');
@@ -138,8 +169,8 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
   }
   if (parsed.positionals.length > spec.positionals)
     throw bad(`Invalid arguments: \`${name}\` takes ${spec.positionals || 'no'} positional argument${spec.positionals === 1 ? '' : 's'}.`, 'arguments');
-  // `<command> --help` is help, whatever else is (still) missing.
-  if (parsed.values.help === true) return { name: 'help', args: { verbose: false, help: true, positionals: [] } };
+  // `<command> --help` is that command's help, whatever else is (still) missing.
+  if (parsed.values.help === true) return { name: 'help', args: { verbose: false, help: true, pretty: false, positionals: [name] } };
   const res = spec.schema.safeParse(parsed.values);
   if (!res.success) throw optionError(res.error);
   return { name, args: { ...res.data, positionals: parsed.positionals } } as ParsedCommand;

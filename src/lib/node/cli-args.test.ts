@@ -77,12 +77,16 @@ describe('CLI arguments and errors', () => {
     expect(r.stderr).not.toContain('my-secret-role');
   });
 
-  it('--help prints the usage and exits 0', async () => {
-    for (const argv of [['--help'], ['help'], ['store', '--help']]) {
+  it('--help prints the usage and exits 0; a command’s --help its own options', async () => {
+    for (const argv of [['--help'], ['help']]) {
       const r = await cli(argv);
       expect([r.code, r.stderr]).toEqual([0, '']);
-      expect(r.stdout).toContain('Usage: npm run engram');
+      expect(r.stdout).toContain('Usage: engram <command>');
+      expect(r.stdout).toContain('npm run engram -- <command>');
     }
+    const store = await cli(['store', '--help']);
+    expect([store.code, store.stderr]).toEqual([0, '']);
+    expect(store.stdout).toMatch(/^engram store --conversation <id>/);
   });
 
   it('import --mode replace refuses without --yes (nothing changes) and replaces with it', async () => {

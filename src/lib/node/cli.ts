@@ -8,18 +8,21 @@
  * "message" } }` on stderr, exit 2 for INVALID_ARGUMENT, 3 for NOT_FOUND, 1 for anything else.
  * The database is `<project-root>/.engram/conversation-memory.db` unless `--db` names another file.
  */
-import { resolve } from 'node:path';
-import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { Writable, type Readable } from 'node:stream';
 import { EngineError, type ErrorCode } from '../domain/errors';
 import type { Logger, LogFields } from '../domain/log';
 import { classifySqliteError } from '../engine/store/sqlite-errors';
 import { parseCommand, type ParsedCommand } from './args';
 import { exportCommand, importCommand } from './backup-commands';
+import { helpFor } from './command-help';
+import { foreignImportCommand } from './import-commands';
+import { markdownExportCommand } from './markdown-commands';
+import { serveMcp } from './mcp';
+import { pretty, prettyError, progressBar } from './pretty';
+import { APP_VERSION } from '../engine/backup/app-info';
 import { cleanupCommand, initCommand, recallCommand, reindexCommand, storeCommand, summarizeCommand } from './commands';
 import { openFileEngine, resolveDbPath, type FileEngine } from './open-file-db';
 import { startRestServer, type RestServer } from './rest';
-import { USAGE } from './usage';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -29,6 +32,8 @@ export interface CliIo {
   cwd: string;
   /** Resolves when the process is asked to stop (serve runs until then). */
   stopSignal(): Promise<void>;
+  /** True when stderr is a terminal: long imports then show a progress bar there. */
+  stderrIsTTY?: boolean;
 }
 
 const EXIT: Partial<Record<ErrorCode, number>> = { INVALID_ARGUMENT: 2, NOT_FOUND: 3 };
@@ -55,8 +60,39 @@ async function serve({ db, port, io }: { db: FileEngine; port: number; io: CliIo
   return null;
 }
 
-async function dispatch({ cmd, db, io }: { cmd: Exclude<ParsedCommand, { name: 'help' }>; db: FileEngine; io: CliIo }): Promise<unknown> {
-  const ctx = { db, print: (line: string) => io.stdout(`${line}\n`), stdin: io.stdin };
+/** Progress on stderr, only at a terminal (a script reading the JSON sees none); `null` ends the line. */
+function progressTo(io: CliIo) {
+  let shown = false;
+  return (text: string | null) => {
+    if (!io.stderrIsTTY) return;
+    if (text === null) {
+      if (shown) io.stderr('\n');
+      shown = false;
+      return;
+    }
+    const m = /^(.*?)(\d+)\/(\d+)$/.exec(text);
+    io.stderr(m ? progressBar(m[1] as string, Number(m[2]), Number(m[3])) : `\r${text}\u001b[K`);
+    shown = true;
+  };
+}
+
+/** An MCP client speaks on stdin/stdout: the protocol gets the raw streams, nothing else writes to stdout. */
+async function mcp(db: FileEngine, io: CliIo): Promise<null> {
+  const stdout = new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      io.stdout(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      done();
+    },
+  });
+  await serveMcp({ engine: db.engine, stdin: io.stdin(), stdout, stop: io.stopSignal() });
+  return null;
+}
+
+type RunCommand = Exclude<ParsedCommand, { name: 'help' } | { name: 'version' }>;
+
+async function dispatch({ cmd, db, io }: { cmd: RunCommand; db: FileEngine; io: CliIo }): Promise<unknown> {
+  const show = (line: string) => (cmd.args.pretty ? pretty(cmd.name, JSON.parse(line)) : line);
+  const ctx = { db, print: (line: string) => io.stdout(`${show(line)}\n`), stdin: io.stdin };
   switch (cmd.name) {
     case 'init':
       return initCommand({ ...ctx, args: cmd.args });
@@ -73,9 +109,15 @@ async function dispatch({ cmd, db, io }: { cmd: Exclude<ParsedCommand, { name: '
     case 'reindex':
       return reindexCommand({ ...ctx, args: cmd.args });
     case 'export':
+      if (cmd.args.format === 'markdown') return markdownExportCommand({ db, args: cmd.args, write: (text) => io.stdout(text) });
+      if (cmd.args.scope === 'memories')
+        throw new EngineError('INVALID_ARGUMENT', 'Invalid `--scope`: `memories` is a Markdown export (`--format markdown`).', { fields: ['--scope'] });
       return exportCommand({ db, args: cmd.args, write: (text) => io.stdout(text) });
     case 'import':
+      if (cmd.args.from !== 'engram') return foreignImportCommand({ db, args: cmd.args, progress: progressTo(io) });
       return importCommand({ db, args: cmd.args, stdin: io.stdin });
+    case 'mcp':
+      return mcp(db, io);
     case 'serve':
       return serve({ db, port: cmd.args.port, io });
   }
@@ -93,10 +135,17 @@ function toEngineError(err: unknown): EngineError {
 /** Runs one command; returns the process exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let db: FileEngine | null = null;
+  // --pretty also shapes the error output, when the arguments could be read.
+  let prettyOutput = argv.includes('--pretty');
   try {
     const cmd = parseCommand(argv);
+    prettyOutput = cmd.args.pretty;
+    if (cmd.name === 'version') {
+      io.stdout(`${APP_VERSION}\n`);
+      return 0;
+    }
     if (cmd.name === 'help' || cmd.args.help) {
-      io.stdout(USAGE);
+      io.stdout(helpFor(cmd.args.positionals[0]));
       return 0;
     }
     const dbPath = resolveDbPath({ db: cmd.args.db, projectRoot: cmd.args['project-root'], cwd: io.cwd });
@@ -108,31 +157,26 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       onLockWait: (holders) => io.stderr(`${JSON.stringify({ waiting: { message: `Waiting for the database: ${holders} is writing to it.` } })}\n`),
     });
     const out = await dispatch({ cmd, db, io });
-    if (out !== null) io.stdout(`${JSON.stringify(out)}\n`);
+    if (out !== null) io.stdout(`${cmd.args.pretty ? pretty(cmd.name, out) : JSON.stringify(out)}\n`);
     return 0;
   } catch (err) {
     const e = toEngineError(err);
     const fields = e.details?.fields;
-    io.stderr(`${JSON.stringify({ error: { code: e.code, message: e.message, ...(Array.isArray(fields) ? { fields } : {}) } })}\n`);
+    if (prettyOutput) io.stderr(`${prettyError(e)}\n`);
+    else io.stderr(`${JSON.stringify({ error: { code: e.code, message: e.message, ...(Array.isArray(fields) ? { fields } : {}) } })}\n`);
     return exitCodeFor(e.code);
   } finally {
     db?.close();
   }
 }
 
-function processIo(): CliIo {
+export function processIo(): CliIo {
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     stdin: () => process.stdin,
     cwd: process.cwd(),
     stopSignal: () => new Promise((done) => ['SIGINT', 'SIGTERM'].forEach((s) => process.once(s, () => done()))),
+    stderrIsTTY: process.stderr.isTTY === true,
   };
-}
-
-// Run only as the entry point (`tsx src/lib/node/cli.ts …`), not when a test imports runCli.
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  runCli(process.argv.slice(2), processIo()).then((code) => {
-    process.exitCode = code;
-  });
 }

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from './cli';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const CLI_PATH = join(REPO_ROOT, 'src/lib/node/cli.ts');
+/** The command's entry point (`npm run engram` runs it with tsx; the installed command is its bundle). */
+export const CLI_PATH = join(REPO_ROOT, 'src/lib/node/main.ts');
 
 export interface CliResult {
   code: number;

@@ -15,6 +15,16 @@ const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(resolve, 0
 export async function readExportFile(blob: Blob, opts: { sliceMs?: number; pause?: () => Promise<void> } = {}): Promise<ValidatedExport> {
   const collector = createExportCollector();
   const splitter = createJsonSplitter((event) => collector.accept(event));
+  await readTextPieces(blob, (piece) => splitter.push(piece), opts);
+  splitter.end();
+  return collector.finish();
+}
+
+/**
+ * Hands a file's text to `push` in pieces of PIECE_CHARS, pausing whenever `sliceMs` of work has passed
+ * (also for imports from other apps, engine/imports/read-import.ts).
+ */
+export async function readTextPieces(blob: Blob, push: (piece: string) => void, opts: { sliceMs?: number; pause?: () => Promise<void> } = {}): Promise<void> {
   const reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
   const sliceMs = opts.sliceMs ?? SLICE_MS;
   const pause = opts.pause ?? yieldToOthers;
@@ -26,7 +36,7 @@ export async function readExportFile(blob: Blob, opts: { sliceMs?: number; pause
       // A stream may hand over megabytes at once: fed in small slices, with a pause whenever a slice of
       // time is used up.
       for (let at = 0; at < value.length; at += PIECE_CHARS) {
-        splitter.push(value.slice(at, at + PIECE_CHARS));
+        push(value.slice(at, at + PIECE_CHARS));
         if (performance.now() - since >= sliceMs) {
           await pause();
           since = performance.now();
@@ -37,6 +47,4 @@ export async function readExportFile(blob: Blob, opts: { sliceMs?: number; pause
     await reader.cancel().catch(() => undefined);
     throw err;
   }
-  splitter.end();
-  return collector.finish();
 }

@@ -121,4 +121,7 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   job_runs: 'the log of background job runs (maintenance); jobs record new runs where they run',
   meta: 'facts about this database file, such as the segmenter version its search index was built with',
   distill_runs: 'the lease and log of background distillation runs; an imported database distills its episodes anew',
+  // issue 14: imports from other apps
+  import_runs: 'the journal of imports from other apps (what each wrote, to take an interrupted one back); the conversations themselves are exported',
+  import_items: 'the conversations each import from another app wrote and how far their background memory extraction got; they belong to the database that ran it',
 };

@@ -4,6 +4,7 @@ import { backupHandlers } from './backup';
 import { contextHandlers } from './context';
 import { contextFileHandlers } from './context-files';
 import { learningHandlers } from './learning';
+import { importHandlers } from './imports';
 import { conversationHandlers } from './conversations';
 import { recallHandlers } from './recall';
 import { maintenanceHandlers } from './maintenance';
@@ -37,5 +38,7 @@ export function handlerSet(services: Services): HandlerMap {
     ...backupHandlers(services),
     // storage (issue 13)
     ...storageHandlers(env),
+    // imports from other apps, Markdown exports (issue 14)
+    ...importHandlers(services),
   };
 }

@@ -6,6 +6,7 @@ import { afterReply, type AfterReplyInput, type AfterReplyResult } from './after
 import { createCaller, type RawEndpoint } from '../client/caller';
 import { maintenanceJob } from './maintenance-job';
 import { rollingSummariesJob } from './rolling-summaries-job';
+import { importFollowUpJob } from './import-follow-up-job';
 import { workingMemoryJob } from './working-memory-job';
 import { runSweepJob } from '../context/run-sweep-job';
 import { distillJob } from './distill-job';
@@ -17,7 +18,7 @@ import type { JobDefinition, JobProgress } from './types';
 let model: ModelSettings | null = null;
 const provider = () => (model ? createProvider(model) : null);
 
-export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob, rollingSummariesJob, writingMemoryJob, distillJob({ provider })];
+export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob, rollingSummariesJob, writingMemoryJob, distillJob({ provider }), importFollowUpJob];
 export const JOBS_LOCK = 'engram-jobs';
 
 export interface JobsWorkerApi {

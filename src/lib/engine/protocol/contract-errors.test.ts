@@ -184,6 +184,19 @@ const paths: Record<Method, Paths> = {
   'storage.usage': strict,
   'storage.reclaim': strict,
   'backup.importStep': () => [{ token: 'nope', mode: 'merge' }],
+  // issue 14: imports from other apps, Markdown exports
+  'import.preview': () => [
+    { files: [] },
+    { source: 'chatgpt', files: [{ name: 'conversations.json', file: new Blob(['{"not":"an array"}']) }] },
+    { source: 'claude', files: [{ name: 'conversations.json', file: new Blob(['[{"mapping":{},"current_node":null}]']) }] },
+    { source: 'lorebook', projectId: MISSING, files: [{ name: 'world.json', file: new Blob(['{"entries":{"0":{"content":"x"}}}']) }] },
+  ],
+  'import.applyStep': () => [{ token: MISSING }],
+  'import.finish': () => [{ token: MISSING }],
+  'import.cancel': () => [{ token: '' }],
+  'import.followUp': () => [{ limit: 0 }],
+  'import.status': strict,
+  'export.markdown': () => [{ scope: { kind: 'session', id: MISSING } }, { scope: { kind: 'project', id: MISSING } }, { scope: { kind: 'all' } }],
 };
 
 function minimalExport() {

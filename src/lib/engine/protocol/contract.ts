@@ -26,6 +26,8 @@ import type { ReindexReport } from '../store/fts-reindex';
 import type * as Ep from '../episodes/types';
 import * as episodeInput from '../episodes/schemas';
 import type * as Sem from '../semantic/types';
+import type * as Imp from '../imports';
+import * as importInput from '../imports/schemas';
 
 const none = z.strictObject({});
 const id = z.string().min(1).max(100);
@@ -632,6 +634,37 @@ export const contract = {
     input: z.strictObject({ token: backupInput.token, mode: backupInput.mode, maxRows: z.number().int().min(1).max(100_000).default(1000) }),
     errors: ['NOT_FOUND', 'CONFLICT'],
     write: true,
+  }),
+  // ── imports from other apps, readable exports (issue 14) ──────────────────
+  /** Reads a ChatGPT / Claude export, SillyTavern chats or World Info, or conversation logs, and says what importing it adds. Writes nothing. */
+  'import.preview': call<Imp.ImportPlanPreview>()({
+    input: z.strictObject({
+      source: importInput.source.default('auto'),
+      files: importInput.files,
+      /** A lorebook's target project (an existing one); without it, a project named `projectName` (or the book's name). */
+      projectId: id.optional(),
+      projectName: z.string().trim().min(1).max(200).optional(),
+    }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+  }),
+  /** Writes the next conversations of a previewed import (one short transaction); call until `done`. */
+  'import.applyStep': call<Imp.ImportProgress>()({ input: z.strictObject({ token: importInput.token }), errors: ['NOT_FOUND', 'CONFLICT'], write: true }),
+  /** After the last step: writes a lorebook's setting files and ends the import. */
+  'import.finish': call<Imp.ImportFinish>()({ input: z.strictObject({ token: importInput.token }), errors: ['NOT_FOUND'] }),
+  /** Takes back everything the import wrote so far; a previewed import is just forgotten. */
+  'import.cancel': call<{ canceled: boolean; conversations: number }>()({ input: z.strictObject({ token: importInput.token }), write: true }),
+  /** Background: memories and rolling summaries of imported conversations, at most `limit` user messages per call. */
+  'import.followUp': call<Imp.FollowUpReport>()({
+    input: z.strictObject({ limit: z.number().int().min(1).max(1000).default(100) }),
+    write: true,
+    background: true,
+  }),
+  /** What the background follow-up still has to do, the import in progress, the last imports. */
+  'import.status': call<ReturnType<Imp.ImportServices['status']>>()({ input: none }),
+  /** A conversation, a project's whole memory, or all long-term memory and the profile, as Markdown. */
+  'export.markdown': call<Imp.MarkdownExport>()({
+    input: z.strictObject({ scope: importInput.markdownScope, locale: z.enum(['en', 'zh-CN']).default('en') }),
+    errors: ['NOT_FOUND'],
   }),
 } as const satisfies Record<string, CallSpec>;
 

@@ -24,10 +24,12 @@ import { storage as enStorage } from './locales/en/storage';
 import { storage as zhStorage } from './locales/zh-CN/storage';
 import { learning as enLearning } from './locales/en/learning';
 import { learning as zhLearning } from './locales/zh-CN/learning';
+import { imports as enImports } from './locales/en/imports';
+import { imports as zhImports } from './locales/zh-CN/imports';
 
 export const resources = {
-  en: { common: enCommon, chat: enChat, settings: enSettings, recall: enRecall, jobs: enJobs, memory: enMemory, backup: enBackup, write: enWrite, inspect: enInspect, storage: enStorage, learning: enLearning },
-  'zh-CN': { common: zhCommon, chat: zhChat, settings: zhSettings, recall: zhRecall, jobs: zhJobs, memory: zhMemory, backup: zhBackup, write: zhWrite, inspect: zhInspect, storage: zhStorage, learning: zhLearning },
+  en: { common: enCommon, chat: enChat, settings: enSettings, recall: enRecall, jobs: enJobs, memory: enMemory, backup: enBackup, write: enWrite, inspect: enInspect, storage: enStorage, learning: enLearning, imports: enImports },
+  'zh-CN': { common: zhCommon, chat: zhChat, settings: zhSettings, recall: zhRecall, jobs: zhJobs, memory: zhMemory, backup: zhBackup, write: zhWrite, inspect: zhInspect, storage: zhStorage, learning: zhLearning, imports: zhImports },
 } as const;
 
 export type Locale = keyof typeof resources;

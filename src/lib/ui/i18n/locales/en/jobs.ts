@@ -2,6 +2,7 @@
 export const jobs = {
   name: {
     maintenance: 'Database maintenance',
+    'import-follow-up': 'Learning from imported conversations',
   },
   step: {
     start: 'Starting…',
@@ -10,6 +11,7 @@ export const jobs = {
     integrity: 'Checking integrity',
     done: 'Done',
     failed: 'Failed',
+    'import-follow-up': 'Learning from imported conversations',
   },
   trigger: {
     idle: 'While idle',

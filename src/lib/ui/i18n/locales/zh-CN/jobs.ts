@@ -4,6 +4,7 @@ import type { jobs as en } from '../en/jobs';
 export const jobs: Messages<typeof en> = {
   name: {
     maintenance: '数据库维护',
+    'import-follow-up': '从导入的对话中学习',
   },
   step: {
     start: '正在开始…',
@@ -12,6 +13,7 @@ export const jobs: Messages<typeof en> = {
     integrity: '正在检查完整性',
     done: '已完成',
     failed: '失败',
+    'import-follow-up': '从导入的对话中学习',
   },
   trigger: {
     idle: '空闲时',

@@ -1,0 +1,14 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import base from './vite.config';
+
+/**
+ * The installed command (issue 14): `npm pack`, a global install into a temporary prefix (better-sqlite3
+ * compiled from source, minutes of both cores), then the command run from there. On its own, after the
+ * unit suite, so its compile never starves the unit tests' time limits.
+ */
+export default mergeConfig(
+  base,
+  defineConfig({
+    test: { include: ['tests/install/**/*.test.ts'], testTimeout: 20 * 60_000, hookTimeout: 25 * 60_000 },
+  }),
+);
