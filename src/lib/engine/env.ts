@@ -5,6 +5,7 @@ import type { SqlDriver } from './store/driver';
 import type { ContextTuning } from './context/tuning';
 import type { RetrievalConfig } from '../domain/recall/config';
 import type { ProjectFileStore } from './files/project-file-store';
+import type { EmbedFn } from './embeddings/semantic-service';
 
 /** What every handler factory receives. */
 export interface EngineEnv {
@@ -20,4 +21,6 @@ export interface EngineEnv {
   readonly context?: Partial<ContextTuning>;
   /** Overrides of the retrieval techniques and constants (tests, the ablation benchmark); read on every call. */
   readonly retrieval?: Partial<RetrievalConfig>;
+  /** How a question is embedded (issue 18); default: the configured endpoint's POST /embeddings. The recall benchmark passes a cached one. */
+  readonly embed?: EmbedFn;
 }

@@ -90,3 +90,17 @@ export function ranksOf<K>(scores: ReadonlyMap<K, number>): Map<K, number> {
   });
   return out;
 }
+
+/**
+ * Reciprocal-rank fusion (Cormack et al. 2009): Σ weight / (k + rank) over the rankings an id appears in. Used to
+ * fuse the lexical ranking with the embedding ranking (issue 18) for turns, conversations, memories and episodes:
+ * ranks, not scores, so bm25's and cosine's scales never need to agree.
+ */
+export function fuseRanks<K>(rankings: readonly { ranks: ReadonlyMap<K, number>; weight: number }[], k: number): Map<K, number> {
+  const out = new Map<K, number>();
+  for (const { ranks, weight } of rankings) {
+    if (!(weight > 0)) continue;
+    for (const [id, rank] of ranks) out.set(id, (out.get(id) ?? 0) + weight / (k + rank));
+  }
+  return out;
+}

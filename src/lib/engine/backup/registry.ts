@@ -115,4 +115,6 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   op_results: 'the answers to writes of the last two minutes, for a window that re-sends one; they belong to the database that applied them',
   job_runs: 'the log of background job runs (maintenance); jobs record new runs where they run',
   meta: 'facts about this database file, such as the segmenter version its search index was built with',
+  embedding_models: 'derived: the embedding models this device has filled vectors for; the importing device embeds again with its own model (issue 18)',
+  embeddings: 'derived: vectors of turns and memories, recomputed in the background from the text by the configured model (issue 18)',
 };

@@ -195,7 +195,7 @@ export const memory = {
       title: 'Keyword match, from:',
       message: 'this message {{value}}',
       dialogue: 'your earlier turns {{value}}',
-      emotion: 'the conversation’s mood {{value}}',
+      semantic: 'similar meaning (embedding model) {{value}}',
     },
     notes: {
       preferenceBoost: 'Preference boost applied.',

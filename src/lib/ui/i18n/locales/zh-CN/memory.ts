@@ -197,7 +197,7 @@ export const memory: Messages<typeof en> = {
       title: '关键词匹配来自：',
       message: '这条消息 {{value}}',
       dialogue: '你之前的发言 {{value}}',
-      emotion: '对话的情绪 {{value}}',
+      semantic: '含义相近（嵌入模型） {{value}}',
     },
     notes: {
       preferenceBoost: '已应用偏好加成。',
