@@ -20,7 +20,8 @@ import { ABLATION_NOTES, ablationOf, ablationPasses, halfRows, type AblationResu
 import { textTable } from '../lib/table';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const SHARED = resolve(REPO, '../shared/bench');
+/** The data sets (never copied into the repository): ../shared/bench beside the checkout, or BENCH_DATA_DIR. */
+const SHARED = resolve(process.env.BENCH_DATA_DIR ?? resolve(REPO, '../shared/bench'));
 const DEFAULTS = {
   locomo: { data: join(SHARED, 'locomo/locomo-dev.json') },
   longmemeval: { data: join(SHARED, 'longmemeval/longmemeval-s-dev.json') },

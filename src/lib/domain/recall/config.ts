@@ -104,6 +104,11 @@ export interface RetrievalConfig {
   /** Conversations ranked as documents for the session ranking, and the k of its fusion with the turn ranking. */
   sessionCandidates: number;
   sessionFusionK: number;
+  /** Weights of the conversation's document rank and of its best turn's rank in that fusion. */
+  sessionDocumentWeight: number;
+  sessionTurnWeight: number;
+  /** A turn's score × (1 + conversationBoost × its conversation's fused relevance): the conversation ranking lends to its turns (0 = off). */
+  conversationBoost: number;
 
   // ── constants: memory retrieval ───────────────────────────────────────────────────────────────────────────────
   /** Full-text candidates per view. */
@@ -172,6 +177,9 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   symbolWindow: 500,
   sessionCandidates: 50,
   sessionFusionK: 60,
+  sessionDocumentWeight: 0,
+  sessionTurnWeight: 1,
+  conversationBoost: 0,
   memoryCandidates: 200,
   preferenceLane: 20,
   memoryKeywords: 16,

@@ -97,13 +97,26 @@ export function recallTurns(
 
   // ── 4 refine ───────────────────────────────────────────────────────────────────────────────────────────────────
   const read = textReader(source);
-  if (cfg.rerank) {
-    const refined = refineHead({ head: ranked, facts, texts: headTexts(ranked, facts, read), terms: terms.weighted, answerType: answerType(input.query), config: cfg });
-    ranked = rankScored(evidence, { top, refined, ...fusion });
-  }
+  let refined = cfg.rerank
+    ? refineHead({ head: ranked, facts, texts: headTexts(ranked, facts, read), terms: terms.weighted, answerType: answerType(input.query), config: cfg })
+    : undefined;
+  if (refined) ranked = rankScored(evidence, { top, refined, ...fusion });
 
-  // ── 5 order: the conversations as units ────────────────────────────────────────────────────────────────────────
-  const conversations = cfg.sessionRanking ? conversationRanking(ranked, facts, { source, lanes: terms.lanes, semantic, cfg, input }) : conversationsOfTurns(ranked, facts, source, input);
+  // ── 5 order: the conversations as units, and what they lend their turns ───────────────────────────────────────
+  let conversations = cfg.sessionRanking ? conversationRanking(ranked, facts, { source, lanes: terms.lanes, semantic, cfg, input }) : conversationsOfTurns(ranked, facts, source, input);
+  if (cfg.sessionRanking && cfg.conversationBoost > 0) {
+    const all = conversationRanking(ranked, facts, { source, lanes: terms.lanes, semantic, cfg, input: { ...input, limit: cfg.sessionCandidates } });
+    const rel = new Map(all.map((c) => [c.conversationId, c.relevance]));
+    const boosted = new Map(refined ?? []);
+    for (const r of ranked) {
+      const f = facts.get(r.id);
+      const base = boosted.get(r.id) ?? { coverage: 0, answerType: null, statement: null, factor: 1 };
+      boosted.set(r.id, { ...base, factor: base.factor * (1 + cfg.conversationBoost * (rel.get(f?.sessionId ?? '') ?? 0)) });
+    }
+    refined = boosted;
+    ranked = rankScored(evidence, { top, refined, ...fusion });
+    conversations = all.slice(0, input.limit);
+  }
 
   // ── 6 explain ──────────────────────────────────────────────────────────────────────────────────────────────────
   const results = listed(ranked, facts, input, { source, read });
@@ -182,7 +195,7 @@ function conversationRanking(
   opts: { source: TurnSource; lanes: readonly { match: string; from: number }[]; semantic: SemanticLane | null; cfg: RetrievalConfig; input: RecallInput },
 ): ConversationHit[] {
   const { source, cfg, input } = opts;
-  const documents = opts.lanes.length ? source.sessionDocuments(opts.lanes, cfg.sessionCandidates) : new Map<string, number>();
+  const documents = opts.lanes.length && cfg.sessionDocumentWeight > 0 ? source.sessionDocuments(opts.lanes, cfg.sessionCandidates) : new Map<string, number>();
   // The current conversation is in the context already: it is never "the one it was".
   if (input.currentSessionId) documents.delete(input.currentSessionId);
   let semantic: Map<string, number> | undefined;
@@ -197,7 +210,9 @@ function conversationRanking(
     const f = facts.get(r.id);
     return f ? [{ id: r.id, conversationId: f.sessionId }] : [];
   });
-  const ranks = rankConversations({ turns, documents, semantic, semanticWeight: cfg.semanticWeight, k: cfg.sessionFusionK, limit: input.limit });
+  const ranks = rankConversations({
+    turns, documents, semantic, semanticWeight: cfg.semanticWeight, documentWeight: cfg.sessionDocumentWeight, turnWeight: cfg.sessionTurnWeight, k: cfg.sessionFusionK, limit: input.limit,
+  });
   const info = source.sessionInfo(ranks.map((r) => r.conversationId));
   return ranks.flatMap((r) => {
     const s = info.get(r.conversationId);

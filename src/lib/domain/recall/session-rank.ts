@@ -27,6 +27,8 @@ export function rankConversations(input: {
   /** conversation → the best cosine of its turns (absent: no embedding lane). */
   semantic?: ReadonlyMap<string, number>;
   semanticWeight: number;
+  documentWeight?: number;
+  turnWeight?: number;
   k: number;
   limit: number;
 }): ConversationRank[] {
@@ -40,8 +42,8 @@ export function rankConversations(input: {
   const documentRanks = ranksOf(input.documents);
   const fused = fuseRanks(
     [
-      { ranks: documentRanks, weight: 1 },
-      { ranks: turnRanks, weight: 1 },
+      { ranks: documentRanks, weight: input.documentWeight ?? 1 },
+      { ranks: turnRanks, weight: input.turnWeight ?? 1 },
       { ranks: input.semantic ? ranksOf(input.semantic) : new Map<string, number>(), weight: input.semanticWeight },
     ],
     input.k,

@@ -50,7 +50,7 @@ export function createEmbeddingStore(driver: SqlDriver) {
     /** Turns and active memories, and how many of them the model has embedded (progress). */
     progress(model: string): { total: number; embedded: number } {
       const m = modelRow(model);
-      const turns = driver.get<{ n: number }>('SELECT COALESCE(SUM(turn_count), 0) AS n FROM sessions')?.n ?? 0;
+      const turns = driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages')?.n ?? 0;
       const memories = driver.get<{ n: number }>("SELECT COUNT(*) AS n FROM memories WHERE status = 'active'")?.n ?? 0;
       if (!m) return { total: turns + memories, embedded: 0 };
       const turnsLeft = driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages WHERE id > ?', [turnMark(m.id)])?.n ?? 0;

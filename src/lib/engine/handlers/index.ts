@@ -1,6 +1,7 @@
 import type { Method, Output, Parsed } from '../protocol/contract';
 import type { Services } from '../services';
 import { backupHandlers } from './backup';
+import { embeddingHandlers } from './embeddings';
 import { contextHandlers } from './context';
 import { contextFileHandlers } from './context-files';
 import { conversationHandlers } from './conversations';
@@ -31,5 +32,7 @@ export function handlerSet(services: Services): HandlerMap {
     ...contextFileHandlers(services),
     // backup (issue 6)
     ...backupHandlers(services),
+    // meaning-based recall (issue 18)
+    ...embeddingHandlers(services),
   };
 }

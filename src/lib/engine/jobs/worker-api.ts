@@ -7,11 +7,23 @@ import { createCaller, type RawEndpoint } from '../client/caller';
 import { maintenanceJob } from './maintenance-job';
 import { rollingSummariesJob } from './rolling-summaries-job';
 import { workingMemoryJob } from './working-memory-job';
+import { embeddingsJob } from './embeddings-job';
+import { embedWithProvider } from '../embeddings';
+import type { EmbeddingEndpoint } from '../embeddings/semantic-service';
 import { runSweepJob } from '../context/run-sweep-job';
 import { createScheduler, type Scheduler } from './scheduler';
 import type { JobDefinition, JobProgress } from './types';
 
-export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob, rollingSummariesJob];
+/** The embedding endpoint the page configured (model settings live in the page's Dexie; issue 18). */
+let embeddingEndpoint: EmbeddingEndpoint | null = null;
+
+export const JOBS: readonly JobDefinition[] = [
+  maintenanceJob,
+  workingMemoryJob,
+  runSweepJob,
+  rollingSummariesJob,
+  embeddingsJob({ endpoint: () => embeddingEndpoint, embed: embedWithProvider }),
+];
 export const JOBS_LOCK = 'engram-jobs';
 
 export interface JobsWorkerApi {
@@ -22,6 +34,8 @@ export interface JobsWorkerApi {
   afterReply(input: AfterReplyInput, model: ModelSettings): Promise<AfterReplyResult>;
   activity(): void;
   jobNames(): string[];
+  /** The embedding endpoint and model from the model settings (null: none); a new one starts the fill at once. */
+  configureEmbeddings(endpoint: EmbeddingEndpoint | null): void;
 }
 
 /** The object jobs.worker.ts exposes. It never opens the database: every read and write goes via the port. */
@@ -59,5 +73,10 @@ export function createJobsWorkerApi(): JobsWorkerApi {
     },
     activity: () => need().activity(),
     jobNames: () => JOBS.map((j) => j.name),
+    configureEmbeddings(endpoint) {
+      const changed = JSON.stringify(endpoint) !== JSON.stringify(embeddingEndpoint);
+      embeddingEndpoint = endpoint;
+      if (changed && endpoint && scheduler) void scheduler.run('embeddings', 'demand');
+    },
   };
 }

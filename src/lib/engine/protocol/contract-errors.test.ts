@@ -156,6 +156,10 @@ const paths: Record<Method, Paths> = {
   'backup.exportDbFile': strict,
   'backup.checkDbFile': () => [{ file: notADatabase() }, { file: new Blob([]) }],
   'backup.importDbFile': () => [{ file: notADatabase(), confirm: true }],
+  'embeddings.configure': () => [{ endpoint: { baseUrl: 'ftp://x', apiKey: '', model: 'm', timeoutMs: 5000 } }, { endpoint: { baseUrl: 'http://127.0.0.1:1/v1', apiKey: '', model: '', timeoutMs: 5000 } }],
+  'embeddings.status': strict,
+  'embeddings.pending': () => [{ model: '' }, { model: 'm', limit: 0 }],
+  'embeddings.store': () => [{ model: 'm', items: [] }, { model: 'm', items: [{ kind: 'turn', id: 1, vector: [] }] }],
 };
 
 function minimalExport() {

@@ -23,6 +23,8 @@ import type * as Backup from '../backup';
 import * as backupInput from '../backup/schemas';
 import type { IntegrityReport, JobRun, MaintenanceReport, SystemStatus } from './types';
 import type { ReindexReport } from '../store/fts-reindex';
+import type * as Emb from '../embeddings/types';
+import * as embeddingInput from '../embeddings/schemas';
 
 const none = z.strictObject({});
 const id = z.string().min(1).max(100);
@@ -536,6 +538,20 @@ export const contract = {
   'backup.importDbFile': call<Backup.DbFileCheck>()({
     input: z.strictObject({ file: backupInput.file, confirm: z.literal(true) }),
     errors: ['UNSUPPORTED_VERSION'],
+  }),
+
+  // ── meaning-based recall: embeddings (issue 18) ───────────────────────────
+  /** The endpoint and embedding model in force (from the page's model settings; kept in the DB worker's memory, never stored). */
+  'embeddings.configure': call<Emb.EmbeddingStatus>()({ input: z.strictObject({ endpoint: embeddingInput.endpoint.nullable() }) }),
+  /** How far the background fill has come, and whether meaning-based recall is on, off or degraded (and why). */
+  'embeddings.status': call<Emb.EmbeddingStatus>()({ input: none }),
+  /** Texts the model has no vector for yet (memories first, then turns in order): the jobs worker embeds them. */
+  'embeddings.pending': call<Emb.PendingTexts>()({ input: z.strictObject({ model: embeddingInput.model, limit: z.number().int().min(1).max(256).default(32) }) }),
+  /** Vectors from the embedding model, quantised and stored (a new model's first vectors replace the old model's). */
+  'embeddings.store': call<Emb.StoreResult>()({
+    input: z.strictObject({ model: embeddingInput.model, items: z.array(embeddingInput.item).min(1).max(256) }),
+    write: true,
+    background: true,
   }),
 } as const satisfies Record<string, CallSpec>;
 

@@ -192,23 +192,27 @@ export function createTurnIndex(driver: SqlDriver): TurnSource {
     sessionDocuments(lanes: readonly LaneQuery[], limit: number): Map<string, number> {
       const out = new Map<string, number>();
       const add = (rows: { s: string; r: number }[]) => {
-        for (const row of rows) if (Number.isFinite(row.r) && row.r > 0) out.set(row.s, (out.get(row.s) ?? 0) + row.r);
+        const per = new Map<string, number[]>();
+        for (const row of rows) if (Number.isFinite(row.r) && row.r > 0) per.set(row.s, [...(per.get(row.s) ?? []), row.r]);
+        for (const [k, v] of per) {
+          out.set(k, (out.get(k) ?? 0) + v.reduce((a, b) => a + b, 0));
+        }
       };
       for (const lane of lanes) {
         try {
           // A conversation's user turns: what the person said there is what they will ask about (bm25 summed).
           add(
             driver.all<{ s: string; r: number }>(
-              `SELECT m.session_id AS s, -SUM(f.r) AS r FROM (SELECT rowid AS id, ${MESSAGE_BM25} AS r FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= ?) f
-               JOIN messages m ON m.id = f.id WHERE m.role = 'user' GROUP BY m.session_id`,
+              `SELECT m.session_id AS s, -${MESSAGE_BM25} AS r FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
+               WHERE messages_fts MATCH ? AND messages_fts.rowid >= ? AND m.role = 'user'`,
               [messageTextMatch(lane.match), lane.from],
             ),
           );
           // Its summaries: what it was about, as the summariser put it.
           add(
             driver.all<{ s: string; r: number }>(
-              `SELECT su.session_id AS s, -SUM(bm25(summaries_fts)) AS r FROM summaries_fts JOIN summaries su ON su.id = summaries_fts.rowid
-               WHERE summaries_fts MATCH ? GROUP BY su.session_id`,
+              `SELECT su.session_id AS s, -bm25(summaries_fts) AS r FROM summaries_fts JOIN summaries su ON su.id = summaries_fts.rowid
+               WHERE summaries_fts MATCH ?`,
               [lane.match],
             ),
           );
