@@ -9,7 +9,6 @@
  * best hit is (weighByStrength), the views are summed with their weights, and the sum is scaled to the best
  * memory, so the best match scores 1 — as a single bm25 did before.
  */
-import { fuseRanks, ranksOf } from '../recall/fusion';
 
 export type KeywordView = 'message' | 'dialogue' | 'semantic';
 
@@ -68,26 +67,5 @@ export function fuseKeywordScores(parts: readonly KeywordPart[]): Map<string, Fu
   return raw;
 }
 
-/**
- * Meaning-based recall (issue 18): keyword_score and the cosine similarity of each memory's embedding to the
- * message, fused by rank (fusion.ts `fuseRanks`) and scaled to the best, so a memory that says the same thing in
- * other words ("周末去河边钓鱼" for "爷爷带我去钓鱼") is a candidate with a keyword_score of its own. `parts.semantic`
- * is the share of the fused score the embedding ranking gave it (the explain view).
- */
-export function fuseWithMeaning(
-  keyword: ReadonlyMap<string, number>,
-  cosines: ReadonlyMap<string, number>,
-  opts: { weight: number; k: number },
-): Map<string, FusedKeyword> {
-  const keywordRanks = ranksOf(new Map([...keyword].filter(([, s]) => s > 0)));
-  const semanticRanks = ranksOf(cosines);
-  const fused = fuseRanks([{ ranks: keywordRanks, weight: 1 }, { ranks: semanticRanks, weight: opts.weight }], opts.k);
-  let best = 0;
-  for (const s of fused.values()) best = Math.max(best, s);
-  const out = new Map<string, FusedKeyword>();
-  for (const [id, score] of fused) {
-    const rank = semanticRanks.get(id);
-    out.set(id, { keywordScore: best > 0 ? score / best : 0, parts: rank === undefined ? {} : { semantic: opts.weight / (opts.k + rank) / (best || 1) } });
-  }
-  return out;
-}
+/** Lexical scores fused with meaning (issue 18): the generic function lives with the other fusions (recall/fusion.ts). */
+export { fuseWithMeaning } from '../recall/fusion';

@@ -16,7 +16,7 @@ CREATE TABLE embedding_models (
 
 CREATE TABLE embeddings (
   model_id INTEGER NOT NULL REFERENCES embedding_models(id) ON DELETE CASCADE,
-  kind     INTEGER NOT NULL CHECK (kind IN (0, 1)),
+  kind     INTEGER NOT NULL CHECK (kind >= 0), -- 0 turn, 1 memory; further kinds (episodes, issue 17) need no migration
   ref_id   INTEGER NOT NULL,
   vector   BLOB NOT NULL,
   -- keyed by the row it embeds first: deleting a turn finds its vectors by prefix, and "not embedded yet" is a probe
