@@ -104,6 +104,7 @@ export async function runLongMemEval(dataPath: string, opts: { limit?: number } 
     }
     timings.set('engram.store', (timings.get('engram.store') ?? 0) + performance.now() - t0);
     engine.clock.set(parseLongMemEvalDate(q.question_date));
+    await engine.embedAll();
     t0 = performance.now();
     const product = new Map<string, Shown>();
     for (const pass of passes) {
