@@ -134,7 +134,7 @@ describe('meaning-based recall (issue 18)', () => {
     expect(embeddedTexts.filter((x) => x === PUPPY)).toHaveLength(1);
   });
 
-  it('degrades to lexical, logged and visible, when the endpoint is unreachable, and does not ask it again at once', async () => {
+  it('003 向量索引故障时的语义召回降级: the endpoint unreachable, recall falls back to words, logs the event and says so, and does not wait on the endpoint again at once', async () => {
     await chat(HISTORY);
     await configure(endpoint());
     await fill(endpoint());
