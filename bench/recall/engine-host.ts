@@ -12,6 +12,15 @@ import type { RetrievalConfig } from '../../src/lib/domain/recall/config';
 import type { Migration } from '../../src/lib/engine/store/migrate';
 import { loadMigrationsFromDisk } from '../../src/lib/engine/store/migrations-fs';
 import { openWasmDatabase } from '../../src/lib/engine/store/open-wasm';
+import { createCaller as callerFor } from '../../src/lib/engine/client/caller';
+import { embeddingsJob } from '../../src/lib/engine/jobs/embeddings-job';
+import type { BenchEmbeddings } from './embedding-provider';
+
+/** The embedding provider of this run (--embeddings), or null: lexical recall. */
+let provider: BenchEmbeddings | null = null;
+export function useBenchEmbeddings(p: BenchEmbeddings | null): void {
+  provider = p;
+}
 
 let migrations: Migration[] | null = null;
 
@@ -28,6 +37,8 @@ export interface BenchEngine {
   clock: ReturnType<typeof fixedClock>;
   /** Calls the engine and throws on a failure: a benchmark on half-stored data would be wrong. */
   call<M extends Method>(method: M, input: Input<M>): Promise<Output<M>>;
+  /** With an embedding provider: configures it and runs the jobs worker's fill until every turn and memory has its vector. */
+  embedAll(): Promise<void>;
   close(): void;
 }
 
@@ -40,7 +51,7 @@ export async function openBenchEngine(start: number, opts: { retrieval?: Partial
   const clock = fixedClock(start);
   const opened = await openWasmDatabase({ persistent: false, log: countingLogger });
   const engine = createEngine(
-    { driver: opened.driver, clock, ids: sequentialIds('b'), log: countingLogger, storage: opened.storage, startedAt: start, retrieval: opts.retrieval },
+    { driver: opened.driver, clock, ids: sequentialIds('b'), log: countingLogger, storage: opened.storage, startedAt: start, retrieval: opts.retrieval, ...(provider ? { embed: provider.embed } : {}) },
     migrations,
   );
   const ops = sequentialIds('bench-op');
@@ -51,6 +62,15 @@ export async function openBenchEngine(start: number, opts: { retrieval?: Partial
       const res = await caller.call(method, input);
       if (!res.ok) throw new Error(`${method} failed: ${res.error.code} ${res.error.message}`);
       return res.data;
+    },
+    async embedAll() {
+      if (!provider) return;
+      const p = provider;
+      const res = await caller.call('embeddings.configure', { endpoint: p.endpoint });
+      if (!res.ok) throw new Error(`embeddings.configure failed: ${res.error.message}`);
+      const job = embeddingsJob({ endpoint: () => p.endpoint, embed: p.embed, runMs: Number.POSITIVE_INFINITY });
+      await job.run({ engine: callerFor({ call: (req) => engine.handle(req) }, sequentialIds('bench-embed')), trigger: 'demand', progress: () => {}, signal: new AbortController().signal });
+      p.save();
     },
     close: () => engine.close(),
   };

@@ -17,6 +17,8 @@ export interface Slot {
 export interface Shown {
   byK: ReadonlyMap<number, readonly Slot[]>;
   deep: readonly Slot[];
+  /** The product's conversation ranking (recall.search `conversations`) per k, as conversation ids (absent: baselines). */
+  conversationsByK?: ReadonlyMap<number, readonly string[]>;
 }
 
 export const DEEP_LIMIT = 50;

@@ -14,13 +14,15 @@ import { runLocomo } from './datasets/locomo';
 import { runLongMemEval } from './datasets/longmemeval';
 import { runMadial } from './datasets/madial';
 import type { DatasetRun } from './datasets/common';
-import { engineWarnings } from './engine-host';
+import { engineWarnings, useBenchEmbeddings } from './engine-host';
+import { benchEmbeddings, type BenchEmbeddings } from './embedding-provider';
 import { printResult, toResult } from './output';
 import { ABLATION_NOTES, ablationOf, ablationPasses, halfRows, type AblationResult } from './ablation';
 import { textTable } from '../lib/table';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const SHARED = resolve(REPO, '../shared/bench');
+/** The data sets (never copied into the repository): ../shared/bench beside the checkout, or BENCH_DATA_DIR. */
+const SHARED = resolve(process.env.BENCH_DATA_DIR ?? resolve(REPO, '../shared/bench'));
 const DEFAULTS = {
   locomo: { data: join(SHARED, 'locomo/locomo-dev.json') },
   longmemeval: { data: join(SHARED, 'longmemeval/longmemeval-s-dev.json') },
@@ -39,6 +41,11 @@ const { values } = parseArgs({
     limit: { type: 'string' },
     /** Each retrieval technique switched off in turn → bench/results/ablation.json (no baselines). */
     ablation: { type: 'boolean' },
+    /** Meaning-based recall on (issue 18): an OpenAI-compatible base URL (…/v1) and its embedding model. */
+    embeddings: { type: 'string' },
+    'embedding-model': { type: 'string' },
+    /** A JSON file of vectors (model + text → vector), read first and written back: a second run needs no server. */
+    'vector-cache': { type: 'string' },
   },
 });
 
@@ -51,7 +58,7 @@ async function runOne(dataset: Dataset, opts: { data?: string; memory?: string; 
   else if (dataset === 'longmemeval') run = await runLongMemEval(data, { limit: values.limit ? Number(values.limit) : undefined });
   else run = await runMadial(data, memory as string);
   const result = toResult(run, { elapsedMs: performance.now() - t0, data: (memory ? [data, memory] : [data]).map((f) => relative(REPO, f)), machine: machineInfo() });
-  const out = resolve(opts.out ?? join(REPO, 'bench/results', `recall-${dataset}.json`));
+  const out = resolve(opts.out ?? join(REPO, 'bench/results', values.embeddings ? `recall-${dataset}-embeddings.json` : `recall-${dataset}.json`));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`${printResult(result)}\n→ ${out}\n`);
@@ -86,6 +93,25 @@ async function runAblation(datasets: readonly Dataset[]): Promise<void> {
   console.log(`→ ${out}`);
 }
 
+/** The embedding provider of this run, or null (lexical figures, and the bench says so). */
+function setupEmbeddings(): BenchEmbeddings | null {
+  if (!values.embeddings) {
+    if (values['embedding-model'] || values['vector-cache']) {
+      console.error('--embedding-model and --vector-cache need --embeddings <base-url>');
+      process.exit(2);
+    }
+    console.log('no embedding provider: lexical recall (meaning-based recall needs --embeddings <base-url> --embedding-model <name>)\n');
+    return null;
+  }
+  if (!values['embedding-model']) {
+    console.error('--embeddings needs --embedding-model <name> (e.g. nomic-embed-text)');
+    process.exit(2);
+  }
+  const p = benchEmbeddings({ baseUrl: values.embeddings, model: values['embedding-model'], cacheFile: values['vector-cache'] ? resolve(values['vector-cache']) : undefined });
+  console.log(`embedding provider: ${values['embedding-model']} at ${values.embeddings}${values['vector-cache'] ? ` (vector cache ${values['vector-cache']})` : ''}\n`);
+  return p;
+}
+
 async function main(): Promise<void> {
   if (values.dataset !== undefined && !isDataset(values.dataset)) {
     console.error(`--dataset must be one of ${Object.keys(DEFAULTS).join(', ')}`);
@@ -96,8 +122,14 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const datasets: Dataset[] = values.dataset ? [values.dataset] : ['locomo', 'longmemeval', 'madial'];
+  const embeddings = setupEmbeddings();
+  useBenchEmbeddings(embeddings);
   if (values.ablation) return runAblation(datasets);
   for (const d of datasets) await runOne(d, { data: values.data, memory: values.memory, out: values.out });
+  if (embeddings) {
+    embeddings.save();
+    console.log(`embeddings: ${embeddings.stats.cached} texts from the vector cache, ${embeddings.stats.fetched} from the server`);
+  }
   if (engineWarnings.size) console.warn('engine warnings:', Object.fromEntries(engineWarnings));
 }
 

@@ -20,12 +20,14 @@ export interface DatasetRun {
  */
 export async function productShown(engine: BenchEngine, query: string, limits: readonly number[], toSlot: (hit: RecallHit) => Slot): Promise<Shown> {
   const byK = new Map<number, Slot[]>();
+  const conversationsByK = new Map<number, string[]>();
   for (const limit of limits) {
     const res = await engine.call('recall.search', { query, limit });
     byK.set(limit, res.results.map(toSlot));
+    conversationsByK.set(limit, res.conversations.map((c) => c.conversationId));
   }
   const deepLimit = Math.max(...limits);
-  return { byK, deep: byK.get(deepLimit) ?? [] };
+  return { byK, deep: byK.get(deepLimit) ?? [], conversationsByK };
 }
 
 /**

@@ -81,6 +81,7 @@ export async function runLocomo(dataPath: string, opts: RunOptions = {}): Promis
     // The questions come after the last session.
     const last = sessions.at(-1);
     engine.clock.set((last?.date ?? 0) + 86_400_000);
+    await engine.embedAll();
 
     const questions = conv.qa.filter((q) => q.category >= 1 && q.category <= 4);
     const golds = questions.map((q) => new Set(normaliseEvidence(q.evidence)));

@@ -42,11 +42,17 @@ export function goldOf(q: Question): { sessions: Set<string>; turns: Set<string>
   return { sessions, turns };
 }
 
-function scores(shown: Shown, gold: { sessions: Set<string>; turns: Set<string> }, mode: 'shown' | 'top50'): Record<string, number> {
+function scores(shown: Shown, gold: { sessions: Set<string>; turns: Set<string> }, mode: 'shown' | 'top50', haystackOf?: ReadonlyMap<string, string>): Record<string, number> {
   const turns = (k: number): Ranking =>
     mode === 'shown' ? shownAt(shown, k).map((s) => s.unit) : firstDistinct(shown.deep.map((s) => s.unit), k);
-  const sessions = (k: number): Ranking =>
-    mode === 'shown' ? dedupeSlots(shownAt(shown, k).map((s) => s.session ?? null)) : firstDistinct(shown.deep.map((s) => s.session ?? null), k);
+  // The product's conversation ranking when it gives one (issue 18: "which conversation was it" ranked as units),
+  // else the sessions among the k turns shown (baselines).
+  const sessions = (k: number): Ranking => {
+    const own = mode === 'shown' ? shown.conversationsByK?.get(k) : undefined;
+    if (own && haystackOf) return own.slice(0, k).map((c) => haystackOf.get(c) ?? null);
+    return mode === 'shown' ? dedupeSlots(shownAt(shown, k).map((s) => s.session ?? null)) : firstDistinct(shown.deep.map((s) => s.session ?? null), k);
+  };
+
   return {
     'session_recall_all@5': recallAllAtK(sessions(5), gold.sessions, 5),
     'session_recall_all@10': recallAllAtK(sessions(10), gold.sessions, 10),
@@ -98,6 +104,7 @@ export async function runLongMemEval(dataPath: string, opts: { limit?: number } 
     }
     timings.set('engram.store', (timings.get('engram.store') ?? 0) + performance.now() - t0);
     engine.clock.set(parseLongMemEvalDate(q.question_date));
+    await engine.embedAll();
     t0 = performance.now();
     const product = new Map<string, Shown>();
     for (const pass of passes) {
@@ -115,7 +122,7 @@ export async function runLongMemEval(dataPath: string, opts: { limit?: number } 
 
     const baseline = opts.baselines === false ? new Map<string, string[][]>() : await runBaselines({ docs, language: 'en', queries: [q.question], timings });
     const systems: ItemScores['systems'] = {};
-    for (const [name, shown] of product) systems[name] = { shown: scores(shown, gold, 'shown'), top50: scores(shown, gold, 'top50') };
+    for (const [name, shown] of product) systems[name] = { shown: scores(shown, gold, 'shown', haystackOf), top50: scores(shown, gold, 'top50', haystackOf) };
     for (const [name, lists] of baseline) {
       const shown = prefixes((lists[0] ?? []).map((id): Slot => ({ unit: id, session: sessionOfUnit(id) })), KS);
       systems[name] = { shown: scores(shown, gold, 'shown'), top50: scores(shown, gold, 'top50') };
@@ -129,7 +136,7 @@ export async function runLongMemEval(dataPath: string, opts: { limit?: number } 
     notes: [
       'unit = one message (session id + index); _abs questions skipped; a session id listed twice in a haystack is stored once',
       `${noGold} questions without gold user turns (single-session-assistant) not scored, as in the README floor`,
-      'session metrics: the sessions among the k results shown (a repeated session is an empty slot; a summary counts for its session)',
+      'session metrics (engram, k shown): the first k conversations of recall.search `conversations` (the session ranking); baselines and "top 50 → first k": the first k distinct sessions among the turns',
       `clock: haystack_dates (+${MESSAGE_GAP_MS / 1000} s per message), sessions stored in date order; recall at question_date`,
     ],
   };

@@ -98,6 +98,7 @@ export async function runMadial(dataPath: string, memoryPath: string, opts: RunO
       await engine.call('message.append', { sessionId, role: t.role, content: t.text });
     }
     timings.set('engram.store', (timings.get('engram.store') ?? 0) + performance.now() - t0);
+    await engine.embedAll();
     const userTurns = turns.filter((t) => t.role === 'user').map((t) => t.text);
     const query = userTurns.at(-1) ?? '';
     t0 = performance.now();

@@ -6,6 +6,7 @@ import type { ContextTuning } from './context/tuning';
 import type { RetrievalConfig } from '../domain/recall/config';
 import type { ProjectFileStore } from './files/project-file-store';
 import type { ImportTuning } from './imports/import-service';
+import type { EmbedFn } from './embeddings/semantic-service';
 
 /** What every handler factory receives. */
 export interface EngineEnv {
@@ -24,4 +25,6 @@ export interface EngineEnv {
   readonly retrieval?: Partial<RetrievalConfig>;
   /** Overrides of an import's step size and abandonment time (tests). */
   readonly imports?: Partial<ImportTuning>;
+  /** How a question is embedded (issue 18); default: the configured endpoint's POST /embeddings. The recall benchmark passes a cached one. */
+  readonly embed?: EmbedFn;
 }

@@ -8,6 +8,7 @@ import { createImportServices } from './imports';
 import type { EngineEnv } from './env';
 import { createMemoryServices } from './memory';
 import { createRecallService } from './recall/recall-service';
+import { createEmbeddingServices } from './embeddings';
 import { createSearchService } from './recall/search-service';
 import { createCleanup } from './store/cleanup';
 import { createMessageRepo } from './store/message-repo';
@@ -33,11 +34,15 @@ export function createServices(env: EngineEnv) {
   });
   const rolling = createRollingSummaries({ env, messages, summaries, settings });
   const conversation = createConversationService({ env, sessions, messages, rolling, workingMemory });
+  // Meaning-based recall (issue 18): the configured embedding endpoint and the vectors in memory, one per database.
+  const embeddings = createEmbeddingServices(env);
+  // Turn recall (002), built once: recall.search and the context build's L4 share it.
+  const recall = createRecallService({ env, semantic: embeddings.semantic });
   // Long-term memory (issue 4); it keeps what expiring working memories leave behind.
-  const memory = createMemoryServices({ env, settings, sessions, messages, workingMemory });
+  const memory = createMemoryServices({ env, settings, sessions, messages, workingMemory, semantic: embeddings.semantic });
   archiveHooks.push(memory.archive);
   // The context engine (issue 5): layers, runs, feedback, rules, projects and their files.
-  const context = createContextServices({ env, settings, sessions, messages, summaries, rolling, workingMemory, memory: memoryPortFrom(memory) });
+  const context = createContextServices({ env, settings, sessions, messages, summaries, rolling, workingMemory, memory: memoryPortFrom(memory), recall });
   return {
     env,
     settings,
@@ -51,7 +56,8 @@ export function createServices(env: EngineEnv) {
     rolling,
     memory,
     context,
-    recall: createRecallService(env),
+    recall,
+    embeddings,
     search: createSearchService(env),
     cleanup: createCleanup(env),
     // Backup (issue 6): export/import of every table and the project files the context engine keeps.

@@ -35,3 +35,14 @@ export const modelSettingsSchema = z
 
 export type ModelSettings = z.output<typeof modelSettingsSchema>;
 export const DEFAULT_MODEL_SETTINGS: ModelSettings = modelSettingsSchema.parse(undefined);
+
+/**
+ * The embedding endpoint the settings ask for (issue 18): an OpenAI-compatible provider with an embedding model
+ * named. The chat model is never used for embeddings by default — an empty "embedding model" means meaning-based
+ * recall is off, as the settings page says.
+ */
+export function embeddingEndpointOf(settings: ModelSettings): { baseUrl: string; apiKey: string; model: string; timeoutMs: number } | null {
+  const model = settings.embeddingModel.trim();
+  if (settings.provider !== 'openai-compatible' || !model) return null;
+  return { baseUrl: settings.baseUrl, apiKey: settings.apiKey, model, timeoutMs: settings.timeoutMs };
+}

@@ -1,24 +1,23 @@
 /**
  * Seed 001's keyword_score ("关键词匹配度", 0..1) from several lexical views of the conversation (issue 8):
  *
- *   the message itself                     weight 1        bm25 over words + CJK character pairs
- *   the user's earlier turns, newest first  1/4, 1/9, …    the same, one search per turn
- *   the conversation's mood                 EMOTION_WEIGHT  a memory tagged with that feeling
+ *   the message itself (+ the topic's words)  weight 1        bm25 over words + CJK character pairs
+ *   the user's earlier turns, newest first     1/4, 1/9, …    the same, one search per turn
+ *   the chat's opening message                 1/4            the same
  *
  * Each view's bm25 is scaled to its own best hit (normaliseBm25), each lexical view's weight by how strong that
  * best hit is (weighByStrength), the views are summed with their weights, and the sum is scaled to the best
  * memory, so the best match scores 1 — as a single bm25 did before.
  */
-import type { Emotion } from '../conversation/types';
 
-export type KeywordView = 'message' | 'dialogue' | 'emotion';
+export type KeywordView = 'message' | 'dialogue' | 'semantic';
 
 export interface KeywordPart {
   view: KeywordView;
   weight: number;
   /** memory id → 0..1 within this view */
   scores: ReadonlyMap<string, number>;
-  /** The view's best raw bm25 relevance (−rank of its first hit), for weighByStrength; absent for the mood view. */
+  /** The view's best raw bm25 relevance (−rank of its first hit), for weighByStrength. */
   best?: number;
 }
 
@@ -28,19 +27,14 @@ export interface FusedKeyword {
   parts: Partial<Record<KeywordView, number>>;
 }
 
-export const EMOTION_WEIGHT = 0.25;
-
 /**
- * Recency weight of the user's n-th turn before the message (n = 1 is the one right before): 1/(n+1)², so the
- * message itself outweighs all earlier turns together (Σ 1/(n+1)² < 0.65) and a conversation that drifted does not
- * pull retrieval back to where it started.
+ * Recency weight of the user's n-th turn before the message (n = 1 is the one right before): 1/(n+1)^decay; with
+ * the default decay 2 (RetrievalConfig.dialogueDecay) the message itself outweighs all earlier turns together
+ * (Σ 1/(n+1)² < 0.65) and a conversation that drifted does not pull retrieval back to where it started.
  */
-export function dialogueWeight(n: number): number {
-  return 1 / (n + 1) ** 2;
+export function dialogueWeight(n: number, decay = 2): number {
+  return 1 / (n + 1) ** decay;
 }
-
-/** How much a weak view keeps (weighByStrength): its weight × (its best ÷ the strongest view's best)^STRENGTH_POWER. */
-export const STRENGTH_POWER = 0.5;
 
 /**
  * memoryViewStrength (issue 8, round 4): each lexical view is scaled to its own best hit, so a turn that shares one
@@ -50,10 +44,10 @@ export const STRENGTH_POWER = 0.5;
  * strongest view's best. The strongest view keeps its weight; the root keeps a weaker turn in play (a linear factor
  * is round 3's "one bm25 scale across views", which lost). Views without a bm25 (the mood) are left as they are.
  */
-export function weighByStrength(parts: readonly KeywordPart[]): KeywordPart[] {
+export function weighByStrength(parts: readonly KeywordPart[], power = 0.5): KeywordPart[] {
   const strongest = Math.max(0, ...parts.map((p) => p.best ?? 0));
   if (!(strongest > 0)) return [...parts];
-  return parts.map((p) => (p.best === undefined ? p : { ...p, weight: p.weight * (Math.max(0, p.best) / strongest) ** STRENGTH_POWER }));
+  return parts.map((p) => (p.best === undefined ? p : { ...p, weight: p.weight * (Math.max(0, p.best) / strongest) ** power }));
 }
 
 export function fuseKeywordScores(parts: readonly KeywordPart[]): Map<string, FusedKeyword> {
@@ -73,18 +67,5 @@ export function fuseKeywordScores(parts: readonly KeywordPart[]): Map<string, Fu
   return raw;
 }
 
-/** Words a memory's tags or text may use for a feeling (zh and en), for the emotion view. */
-const EMOTION_WORDS: Readonly<Record<Emotion, readonly string[]>> = {
-  joy: ['开心', '高兴', '快乐', '兴奋', '喜悦', '幸福', '满足', 'happy', 'joy', 'excited', 'glad'],
-  gratitude: ['感激', '感谢', '感动', 'grateful', 'thankful'],
-  surprise: ['惊讶', '惊喜', '意外', 'surprised'],
-  anxiety: ['焦虑', '紧张', '担心', '害怕', '不安', 'anxious', 'worried', 'nervous', 'afraid'],
-  sadness: ['悲伤', '难过', '伤心', '失望', '沮丧', '遗憾', 'sad', 'disappointed', 'upset'],
-  anger: ['愤怒', '生气', '恼火', 'angry', 'furious'],
-  frustration: ['挫败', '郁闷', '烦躁', '沮丧', 'frustrated', 'annoyed'],
-  neutral: [],
-};
-
-export function emotionWords(emotion: Emotion | null): readonly string[] {
-  return emotion ? EMOTION_WORDS[emotion] : [];
-}
+/** Lexical scores fused with meaning (issue 18): the generic function lives with the other fusions (recall/fusion.ts). */
+export { fuseWithMeaning } from '../recall/fusion';

@@ -44,7 +44,7 @@ export interface ScoreExplanation {
    * Where keyword_score came from (issue 8): each lexical view's weighted share before scaling to the best memory —
    * the message, the user's earlier turns, the conversation's mood (domain/memory/keyword-fusion.ts).
    */
-  keywordParts?: Partial<Record<'message' | 'dialogue' | 'emotion', number>>;
+  keywordParts?: Partial<Record<'message' | 'dialogue' | 'semantic', number>>;
   /**
    * The topic words this memory holds, when the topic boost applied: each from the working memory's current_topic
    * or (`opener`) from the chat's first user message (memoryOpenerTopic, issue 8 round 4).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coverageMatcher, lightStem, stepStem, termCoverage } from './coverage';
+import { coverageMatcher, lightStem, termCoverage } from './coverage';
 
 describe('lightStem', () => {
   it.each([
@@ -55,51 +55,5 @@ describe('coverageMatcher with other forms', () => {
     ['The lantern festival was amazing.', 0],
   ])('"feel" with its form "felt" in %s → %s', (text, want) => {
     expect(coverageMatcher([{ keyword: 'feel', weight: 1, forms: ['felt'] }])(text)).toBe(want);
-  });
-});
-
-describe('stepStem (porter steps 1a and 1b in order)', () => {
-  it.each([
-    ['cuttings', 'cut'],
-    ['cutting', 'cut'],
-    ['running', 'run'],
-    ['stopped', 'stop'],
-    ['classes', 'class'],
-    ['class', 'class'],
-    ['studied', 'study'],
-    ['study', 'study'],
-    ['researching', 'research'],
-    ['paintings', 'paint'],
-    ['added', 'add'],
-    ['focus', 'focus'],
-    ['analysis', 'analysis'],
-    ['places', 'plac'],
-    ['place', 'plac'],
-    ['quickly', 'quick'],
-    ['cats', 'cats'],
-    ['缓存', '缓存'],
-  ])('%s → %s', (word, want) => {
-    expect(stepStem(word)).toBe(want);
-  });
-
-  it('makes a plural and its -ing singular one stem, where lightStem strips one suffix only', () => {
-    expect(lightStem('cuttings')).not.toBe(lightStem('cutting'));
-    expect(stepStem('cuttings')).toBe(stepStem('cutting'));
-  });
-});
-
-describe('coverageMatcher with stemSteps', () => {
-  const terms = [{ keyword: 'cuttings', weight: 1 }];
-  it.each([
-    ["I took a cutting from my neighbour's fig tree.", true, 1],
-    ["I took a cutting from my neighbour's fig tree.", false, 0],
-    ['We were running late.', true, 0],
-  ])('%s (stemSteps %s) → %s', (text, stemSteps, want) => {
-    expect(coverageMatcher(terms, { stemSteps })(text)).toBe(want);
-  });
-
-  it('finds a doubled-consonant form of the question word', () => {
-    const run = [{ keyword: 'run', weight: 1 }];
-    expect(coverageMatcher(run, { stemSteps: true })('I kept running every morning')).toBe(1);
   });
 });

@@ -25,26 +25,6 @@ export function lightStem(word: string): string {
   return w.length > 3 && w.endsWith('e') ? w.slice(0, -1) : w;
 }
 
-/**
- * lightStem with porter's first two steps in their order (issue 8, round 3; `stemSteps`), as the index's porter
- * stemmer treats the words bm25 matched: the plural or third-person -s first, then -ing / -ed with a doubled
- * consonant undone, so cuttings = cutting = cut(ting), running = run, stopped = stop, classes = class, studied =
- * study. lightStem strips one suffix only: cuttings → cutting but cutting → cutt, class → clas but classes → class.
- */
-export function stepStem(word: string): string {
-  let w = word.toLowerCase().replace(/['’]s$/u, '');
-  if (w.length <= 4 || !/^[a-z]+$/u.test(w)) return w;
-  if (/(?:ies|ied)$/u.test(w)) return `${w.slice(0, -3)}y`;
-  // Step 1a: -es after a sibilant, else -s, but not -ss / -us / -is (class, focus, analysis).
-  if (/(?:ss|ch|sh|x|z)es$/u.test(w)) w = w.slice(0, -2);
-  else if (/[^sui]s$/u.test(w)) w = w.slice(0, -1);
-  // Step 1b: -ing / -ed when a vowel stays, a doubled consonant undone (not ll, ss, zz; not in add, egg); else -ly.
-  const base = w.replace(/(?:ing|ed)$/u, '');
-  if (base !== w && base.length >= 3 && /[aeiouy]/u.test(base)) w = base.length >= 4 && /([^aeiouylsz])\1$/u.test(base) ? base.slice(0, -1) : base;
-  else if (w.length > 5 && w.endsWith('ly')) w = w.slice(0, -2);
-  return w.length > 3 && w.endsWith('e') ? w.slice(0, -1) : w;
-}
-
 const WORD = /[\p{L}\p{N}_]+/gu;
 const ASCII = /^[\x00-\x7f]*$/u;
 
@@ -79,8 +59,8 @@ function stemMatcher(stem: string, stemOf: Stemmer): (normal: string) => boolean
  * when each of their words' stems is the stem of a word of the text. A text that does not contain a stem's letters
  * is ruled out by one substring search, so a long answer without the term costs almost nothing.
  */
-export function coverageMatcher(terms: readonly WeightedTerm[], opts: { stemSteps?: boolean } = {}): (text: string) => number {
-  const stemOf: Stemmer = opts.stemSteps ? stepStem : lightStem;
+export function coverageMatcher(terms: readonly WeightedTerm[]): (text: string) => number {
+  const stemOf: Stemmer = lightStem;
   let total = 0;
   for (const t of terms) total += t.weight;
   const matchers = terms.map((t) => {
@@ -103,16 +83,4 @@ export function coverageMatcher(terms: readonly WeightedTerm[], opts: { stemStep
 /** Weighted share (0..1) of the terms found in `text` (one text; see coverageMatcher). */
 export function termCoverage(text: string, terms: readonly WeightedTerm[]): number {
   return coverageMatcher(terms)(text);
-}
-
-/**
- * Which of the single-word `words` a text holds, compared by stem as coverage compares them (stepStem): the kinds a
- * listed turn matched through (categories.ts), for the explain view. Built once per question.
- */
-export function wordsHeld(words: readonly string[]): (text: string) => string[] {
-  const matchers = words.map((w) => ({ w, has: stemMatcher(stepStem(w), stepStem) }));
-  return (text) => {
-    const normal = normalise(text);
-    return matchers.filter((m) => m.has(normal)).map((m) => m.w);
-  };
 }

@@ -90,3 +90,42 @@ export function ranksOf<K>(scores: ReadonlyMap<K, number>): Map<K, number> {
   });
   return out;
 }
+
+/**
+ * Reciprocal-rank fusion (Cormack et al. 2009): Σ weight / (k + rank) over the rankings an id appears in. Used to
+ * fuse the lexical ranking with the embedding ranking (issue 18) for turns, conversations, memories and episodes:
+ * ranks, not scores, so bm25's and cosine's scales never need to agree.
+ */
+export function fuseRanks<K>(rankings: readonly { ranks: ReadonlyMap<K, number>; weight: number }[], k: number): Map<K, number> {
+  const out = new Map<K, number>();
+  for (const { ranks, weight } of rankings) {
+    if (!(weight > 0)) continue;
+    for (const [id, rank] of ranks) out.set(id, (out.get(id) ?? 0) + weight / (k + rank));
+  }
+  return out;
+}
+
+/**
+ * Meaning-based recall (issue 18): a lexical score (memories: 001's keyword_score; episodes: their lexical score) and
+ * the cosine similarity of each item's embedding to the query, fused by rank (`fuseRanks`) and scaled to the best, so
+ * an item that says the same thing in other words ("周末去河边钓鱼" for "爷爷带我去钓鱼") is a candidate with a score of
+ * its own. `parts.semantic` is the share of the fused score the embedding ranking gave it (the explain view). Episode
+ * recall (issue 17) calls this with its own lexical scores and `SemanticService.lane`'s cosines.
+ */
+export function fuseWithMeaning<K>(
+  keyword: ReadonlyMap<K, number>,
+  cosines: ReadonlyMap<K, number>,
+  opts: { weight: number; k: number },
+): Map<K, { keywordScore: number; parts: { semantic?: number } }> {
+  const keywordRanks = ranksOf(new Map([...keyword].filter(([, s]) => s > 0)));
+  const semanticRanks = ranksOf(cosines);
+  const fused = fuseRanks([{ ranks: keywordRanks, weight: 1 }, { ranks: semanticRanks, weight: opts.weight }], opts.k);
+  let best = 0;
+  for (const s of fused.values()) best = Math.max(best, s);
+  const out = new Map<K, { keywordScore: number; parts: { semantic?: number } }>();
+  for (const [id, score] of fused) {
+    const rank = semanticRanks.get(id);
+    out.set(id, { keywordScore: best > 0 ? score / best : 0, parts: rank === undefined ? {} : { semantic: opts.weight / (opts.k + rank) / (best || 1) } });
+  }
+  return out;
+}

@@ -6,11 +6,14 @@
  *   recency            = temporal fit / recent-decay / timeless (time-fit.ts)
  *   symbol_match       = the turn's symbol-index relevance for the query's symbols
  *   relevance          = symbol × 0.4 + recency × 0.3 + context × 0.3      (002 REQ-LTM-005, score.ts)
+ *
+ * With an embedding model (issue 18), context similarity is the reciprocal-rank fusion of that lexical ranking and
+ * the ranking by the question's cosine similarity (fusion.ts `fuseRanks`), relative to the best.
  */
 import { holdsAnswerType, type AnswerType } from './answer-type';
 import type { RetrievalConfig } from './config';
 import { coverageMatcher, type WeightedTerm } from './coverage';
-import { bestPerGroup, lexicalScores, ranksOf, withNeighbours, type Neighbours } from './fusion';
+import { bestPerGroup, fuseRanks, lexicalScores, ranksOf, withNeighbours, type Neighbours } from './fusion';
 import { recallScore, symbolMatchScore, type RecallScore } from './score';
 import { statementText } from './statements';
 import { recencyBasis, recencyTerm, type RecencyBasis } from './time-fit';
@@ -29,7 +32,7 @@ export interface TurnFacts {
 }
 
 /** How a turn became a candidate. */
-export type CandidateLane = 'text' | 'neighbour' | 'symbol' | 'time';
+export type CandidateLane = 'text' | 'neighbour' | 'symbol' | 'time' | 'semantic';
 
 export interface TurnSignals {
   lane: CandidateLane;
@@ -54,10 +57,10 @@ export interface TurnSignals {
   answerType: boolean | null;
   /** … and the share of the question's keywords its first-person statements hold (null: not measured). */
   statement: number | null;
-  /** A gathering question's spread over conversations: the multiplier its context got (null: not applied; spread.ts). */
-  spread: number | null;
-  /** A gathering question: the multiplier this turn got as its conversation's first statement of the question's words (null: none; firstMention, spread.ts). */
-  firstMention: number | null;
+  /** Cosine similarity of the turn's embedding to the question's (null: no embedding lane, or the turn is not among its nearest). */
+  semantic: number | null;
+  /** 1-based place in the ranking by that similarity (null: not in it). */
+  semanticRank: number | null;
 }
 
 export interface RankedTurn {
@@ -89,6 +92,8 @@ export interface RankTurnsInput {
   recentCue: boolean;
   /** Second-stage factors of the head (refineHead); absent in the first stage. */
   refined?: ReadonlyMap<number, Refinement>;
+  /** The embedding lane: turn → cosine similarity to the question, for its nearest turns (absent: lexical only). */
+  semantic?: ReadonlyMap<number, number>;
   config: Pick<
     RetrievalConfig,
     'neighbours' | 'timeAware' | 'neighbourWeight' | 'answerWeight' | 'speakerBoost' | 'contextWindow' | 'farWeight' | 'sessionContext' | 'sessionWeight' | 'recentFloor'
@@ -107,7 +112,9 @@ export interface TurnEvidence {
   lent: number;
   symbol: number;
   recency: number;
-  signals: Omit<TurnSignals, 'turnRank' | 'coverage' | 'answerType' | 'statement' | 'spread' | 'firstMention'>;
+  /** Cosine similarity to the question (0 when the turn is not among the embedding lane's nearest). */
+  cosine: number;
+  signals: Omit<TurnSignals, 'turnRank' | 'coverage' | 'answerType' | 'statement' | 'semanticRank'>;
   matchedSymbols: string[];
   ftsRank: number | null;
 }
@@ -144,11 +151,12 @@ export function scoreTurns(input: Omit<RankTurnsInput, 'refined'>): TurnEvidence
     const matched = input.symbolHits.get(f.id);
     const symbol = matched ? symbolMatchScore(input.querySymbols, matched) : 0;
     let own = lent.get(f.id) ?? 0;
-    if (symbol === 0 && own === 0 && !input.timeLane.has(f.id)) continue;
+    const cosine = input.semantic?.get(f.id) ?? 0;
+    if (symbol === 0 && own === 0 && cosine === 0 && !input.timeLane.has(f.id)) continue;
     // A turn that matched (itself or nearby) inherits a share of its conversation's best match.
     const session = sessionBest?.get(f.sessionId) ?? 0;
     if (own > 0) own += cfg.sessionWeight * session;
-    const lane: CandidateLane = input.ftsRanks.has(f.id) ? 'text' : symbol > 0 ? 'symbol' : own > 0 ? 'neighbour' : 'time';
+    const lane: CandidateLane = input.ftsRanks.has(f.id) ? 'text' : symbol > 0 ? 'symbol' : own > 0 ? 'neighbour' : cosine > 0 ? 'semantic' : 'time';
     const near = (n: number | null | undefined) => (n == null ? 0 : (lexical.get(n) ?? 0));
     const link = links.get(f.id);
     const cue = input.cued ? input.cued(f) : false;
@@ -156,6 +164,7 @@ export function scoreTurns(input: Omit<RankTurnsInput, 'refined'>): TurnEvidence
       id: f.id,
       createdAt: f.createdAt,
       lent: own,
+      cosine,
       symbol,
       recency: recencyTerm(f.createdAt, timeCtx),
       signals: {
@@ -168,6 +177,7 @@ export function scoreTurns(input: Omit<RankTurnsInput, 'refined'>): TurnEvidence
         speaker: cue === true ? boost : cue === null ? Math.sqrt(boost) : 1,
         cue,
         recencyBasis: basis,
+        semantic: input.semantic ? cosine : null,
       },
       matchedSymbols: matched ? input.querySymbols.filter((q) => matched.has(q.toLowerCase())) : [],
       ftsRank: input.ftsRanks.get(f.id) ?? null,
@@ -178,30 +188,39 @@ export function scoreTurns(input: Omit<RankTurnsInput, 'refined'>): TurnEvidence
 
 /**
  * 002's relevance from the evidence, with the second stage's factors when given, best first (ties: newer first),
- * the `top` best only when given. Context similarity is the turn's
- * score relative to the best candidate's: what makes a turn relevant is how much more of the question it (and the
- * turn it answers) holds than the rest. (A fused session ranking, RRF of turn and session ranks, was measured and
- * added nothing: docs/design/06-retrieval.md.)
+ * the `top` best only when given. Context similarity is the turn's score relative to the best candidate's: what
+ * makes a turn relevant is how much more of the question it (and the turn it answers) holds than the rest. With an
+ * embedding lane (`semantic`), it is the reciprocal-rank fusion of the lexical ranking and the ranking by cosine
+ * similarity (each × the speaker cue), relative to the best fused score.
  */
-export function rankScored(evidence: readonly TurnEvidence[], opts: { refined?: ReadonlyMap<number, Refinement>; top?: number } = {}): RankedTurn[] {
+export function rankScored(
+  evidence: readonly TurnEvidence[],
+  opts: { refined?: ReadonlyMap<number, Refinement>; top?: number; semantic?: { weight: number; k: number } } = {},
+): RankedTurn[] {
   const { refined } = opts;
   const turnScores = new Map<number, number>();
   for (const e of evidence) if (e.lent > 0) turnScores.set(e.id, e.lent * e.signals.speaker * (refined?.get(e.id)?.factor ?? 1));
+  const turnRanks = ranksOf(turnScores);
+  const cosines = new Map<number, number>();
+  if (opts.semantic && opts.semantic.weight > 0) for (const e of evidence) if (e.cosine > 0) cosines.set(e.id, e.cosine * e.signals.speaker);
+  const semanticRanks = ranksOf(cosines);
+  const contextScores = cosines.size
+    ? fuseRanks([{ ranks: turnRanks, weight: 1 }, { ranks: semanticRanks, weight: opts.semantic?.weight ?? 0 }], opts.semantic?.k ?? 60)
+    : turnScores;
   let best = 0;
-  for (const s of turnScores.values()) best = Math.max(best, s);
+  for (const s of contextScores.values()) best = Math.max(best, s);
   // Relevance for every candidate, but the explained result objects only for the `top` that can be listed.
   const scored = evidence.map((e) => {
-    const context = best > 0 ? (turnScores.get(e.id) ?? 0) / best : 0;
+    const context = best > 0 ? (contextScores.get(e.id) ?? 0) / best : 0;
     return { e, context, relevance: recallScore({ symbol: e.symbol, recency: e.recency, context }).relevance };
   });
   scored.sort((a, b) => b.relevance - a.relevance || b.e.createdAt - a.e.createdAt);
-  const turnRanks = ranksOf(turnScores);
   return scored.slice(0, opts.top ?? scored.length).map(({ e, context }) => {
     const r = refined?.get(e.id);
     return {
       id: e.id,
       score: recallScore({ symbol: e.symbol, recency: e.recency, context }),
-      signals: { ...e.signals, turnRank: turnRanks.get(e.id) ?? null, coverage: r?.coverage ?? null, answerType: r?.answerType ?? null, statement: r?.statement ?? null, spread: null, firstMention: r?.firstMention ?? null },
+      signals: { ...e.signals, turnRank: turnRanks.get(e.id) ?? null, coverage: r?.coverage ?? null, answerType: r?.answerType ?? null, statement: r?.statement ?? null, semanticRank: semanticRanks.get(e.id) ?? null },
       matchedSymbols: e.matchedSymbols,
       ftsRank: e.ftsRank,
     };
@@ -209,7 +228,7 @@ export function rankScored(evidence: readonly TurnEvidence[], opts: { refined?: 
 }
 
 export function rankTurns(input: RankTurnsInput): RankedTurn[] {
-  return rankScored(scoreTurns(input), { refined: input.refined });
+  return rankScored(scoreTurns(input), { refined: input.refined, ...(input.semantic ? { semantic: { weight: 1, k: 60 } } : {}) });
 }
 
 export interface RerankInput {
@@ -219,7 +238,7 @@ export interface RerankInput {
   texts: ReadonlyMap<number, string>;
   terms: readonly WeightedTerm[];
   answerType: AnswerType | null;
-  config: Pick<RetrievalConfig, 'coverageWeight' | 'answerTypeWeight' | 'statements' | 'statementWeight' | 'stemSteps'>;
+  config: Pick<RetrievalConfig, 'coverageWeight' | 'answerTypeWeight' | 'statements' | 'statementWeight'>;
 }
 
 export interface Refinement {
@@ -229,8 +248,6 @@ export interface Refinement {
   statement: number | null;
   /** Multiplies the turn's score in the turn ranking. */
   factor: number;
-  /** The part of `factor` that is firstMention's (absent: not its conversation's first statement). */
-  firstMention?: number;
 }
 
 /**
@@ -242,7 +259,7 @@ export interface Refinement {
 export function refineHead(input: RerankInput): Map<number, Refinement> {
   const { config: cfg } = input;
   const out = new Map<number, Refinement>();
-  const coverageOf = coverageMatcher(input.terms, { stemSteps: cfg.stemSteps });
+  const coverageOf = coverageMatcher(input.terms);
   for (const r of input.head) {
     const f = input.facts.get(r.id);
     const own = input.texts.get(r.id) ?? '';

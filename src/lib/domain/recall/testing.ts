@@ -14,6 +14,6 @@ export const QUIET_SIGNALS: Readonly<TurnSignals> = Object.freeze({
   coverage: null,
   answerType: null,
   statement: null,
-  spread: null,
-  firstMention: null,
+  semantic: null,
+  semanticRank: null,
 });

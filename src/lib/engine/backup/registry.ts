@@ -124,4 +124,6 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   // issue 14: imports from other apps
   import_runs: 'the journal of imports from other apps (what each wrote, to take an interrupted one back); the conversations themselves are exported',
   import_items: 'the conversations each import from another app wrote and how far their background memory extraction got; they belong to the database that ran it',
+  embedding_models: 'derived: the embedding models this device has filled vectors for; the importing device embeds again with its own model (issue 18)',
+  embeddings: 'derived: vectors of turns and memories, recomputed in the background from the text by the configured model (issue 18)',
 };

@@ -176,21 +176,20 @@ export function createContextService(deps: ContextDeps) {
         : !needsFiles
           ? skip('not-requested')
           : load('L3', (signal) => settingsItems({ files: deps.files, projectId, rules, maxChars: l3Budget * 8, signal })),
-      wants('memories') ? load('L4', () => memoryItems(deps.memory.retrieve({ query, topN, sessionId: session?.id, projectId }))) : null,
+      wants('memories') ? load('L4', async () => memoryItems(await deps.memory.retrieve({ query, topN, sessionId: session?.id, projectId }))) : null,
       learning && wants('episodes') ? load('L4', () => learning.episodes()) : null,
       session && wants('summaries') ? load('L4', () => historyItems(deps.summaries.list(session.id), firstWindowTurn)) : null,
       history
         ? load('L4', async () => {
-            await deps.recall.prepare(query);
             return recallItems(
-              deps.recall.recall({
+              (await deps.recall.recall({
                 query,
                 limit: tuning.recallLimit,
                 currentSessionId: session?.id,
                 recentTurns: cfg['chat.recent_full_turns'],
                 blockSize: cfg['chat.summary_block'],
                 includeSummaries: true,
-              }).results.filter((h) => h.conversationId !== session?.id),
+              })).results.filter((h) => h.conversationId !== session?.id),
               { minRelevance: tuning.recallMinRelevance, counter },
             );
           })

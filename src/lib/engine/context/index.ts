@@ -11,7 +11,7 @@ import type { RollingSummaries } from '../conversation/rolling-summaries';
 import type { WorkingMemoryRegistry } from '../conversation/working-memory-registry';
 import type { EngineEnv } from '../env';
 import { memoryProjectFileStore } from '../files/project-file-store';
-import { createRecallService } from '../recall/recall-service';
+import type { RecallService } from '../recall/recall-service';
 import { createContextQuery } from '../store/context-query';
 import { createDocumentRepo } from '../store/document-repo';
 import { createFeedbackRepo } from '../store/feedback-repo';
@@ -51,6 +51,8 @@ export function createContextServices(base: {
   rolling: Pick<RollingSummaries, 'roll'>;
   workingMemory: Pick<WorkingMemoryRegistry, 'peek'>;
   memory: MemoryPort;
+  /** The engine's one recall service (services.ts): the context's L4 recalls exactly as recall.search does. */
+  recall: RecallService;
 }) {
   const { env } = base;
   const tuning = contextTuning(env.context);
@@ -66,7 +68,6 @@ export function createContextServices(base: {
   const deps: ContextDeps = {
     ...base,
     tuning,
-    recall: createRecallService(env),
     files,
     skills: createSkillRegistry(),
     projects: createProjectRepo(env),

@@ -15,7 +15,7 @@ export interface RetrievedForContext {
 
 export interface MemoryPort {
   profile(): { content: string; version: number };
-  retrieve(q: { query: string; topN: number; sessionId?: string; projectId: string | null }): RetrievedForContext[];
+  retrieve(q: { query: string; topN: number; sessionId?: string; projectId: string | null }): Promise<RetrievedForContext[]>;
   markAccessed(ids: readonly string[]): void;
 }
 
@@ -25,10 +25,11 @@ export function memoryPortFrom(memory: Pick<MemoryServices, 'profile' | 'retriev
       const p = memory.profile.get();
       return { content: p.content, version: p.version };
     },
-    retrieve: (q) =>
-      memory.retrieval
-        .retrieve({ query: q.query, topN: q.topN, sessionId: q.sessionId, projectId: q.projectId, purpose: 'context' })
-        .items.map((i) => ({ id: i.memory.id, content: i.memory.content })),
+    retrieve: async (q) =>
+      (await memory.retrieval.retrieve({ query: q.query, topN: q.topN, sessionId: q.sessionId, projectId: q.projectId, purpose: 'context' })).items.map((i) => ({
+        id: i.memory.id,
+        content: i.memory.content,
+      })),
     markAccessed: (ids) => {
       memory.memories.markAccessed(ids);
     },

@@ -1,6 +1,7 @@
 import type { Method, Output, Parsed } from '../protocol/contract';
 import type { Services } from '../services';
 import { backupHandlers } from './backup';
+import { embeddingHandlers } from './embeddings';
 import { contextHandlers } from './context';
 import { contextFileHandlers } from './context-files';
 import { learningHandlers } from './learning';
@@ -40,5 +41,7 @@ export function handlerSet(services: Services): HandlerMap {
     ...storageHandlers(env),
     // imports from other apps, Markdown exports (issue 14)
     ...importHandlers(services),
+    // meaning-based recall (issue 18)
+    ...embeddingHandlers(services),
   };
 }

@@ -5,7 +5,6 @@ export function recallHandlers(s: Services): Handlers<'recall.search' | 'search.
   return {
     'recall.search': async (input) => {
       const cfg = s.settings.get();
-      await s.recall.prepare(input.query);
       return s.recall.recall({ ...input, recentTurns: cfg['chat.recent_full_turns'], blockSize: cfg['chat.summary_block'] });
     },
     'search.messages': (input) => s.search.search(input),

@@ -8,6 +8,9 @@ import { maintenanceJob } from './maintenance-job';
 import { rollingSummariesJob } from './rolling-summaries-job';
 import { importFollowUpJob } from './import-follow-up-job';
 import { workingMemoryJob } from './working-memory-job';
+import { embeddingsJob } from './embeddings-job';
+import { embedWithProvider } from '../embeddings';
+import type { EmbeddingEndpoint } from '../embeddings/semantic-service';
 import { runSweepJob } from '../context/run-sweep-job';
 import { distillJob } from './distill-job';
 import { writingMemoryJob } from './writing-memory-job';
@@ -17,8 +20,19 @@ import type { JobDefinition, JobProgress } from './types';
 /** The model the page configured, for jobs that can use one (distillation phrases rules with it). */
 let model: ModelSettings | null = null;
 const provider = () => (model ? createProvider(model) : null);
+/** The embedding endpoint the page configured (model settings live in the page's Dexie; issue 18). */
+let embeddingEndpoint: EmbeddingEndpoint | null = null;
 
-export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob, rollingSummariesJob, writingMemoryJob, distillJob({ provider }), importFollowUpJob];
+export const JOBS: readonly JobDefinition[] = [
+  maintenanceJob,
+  workingMemoryJob,
+  runSweepJob,
+  rollingSummariesJob,
+  writingMemoryJob,
+  distillJob({ provider }),
+  importFollowUpJob,
+  embeddingsJob({ endpoint: () => embeddingEndpoint, embed: embedWithProvider }),
+];
 export const JOBS_LOCK = 'engram-jobs';
 
 export interface JobsWorkerApi {
@@ -33,6 +47,8 @@ export interface JobsWorkerApi {
   setModel(settings: ModelSettings): void;
   /** Looks at a scheduled job now (e.g. distillation right after a skill run: 003 批量触发). */
   kick(name: string): Promise<JobProgress>;
+  /** The embedding endpoint and model from the model settings (null: none); a new one starts the fill at once. */
+  configureEmbeddings(endpoint: EmbeddingEndpoint | null): void;
 }
 
 /** The object jobs.worker.ts exposes. It never opens the database: every read and write goes via the port. */
@@ -74,5 +90,10 @@ export function createJobsWorkerApi(): JobsWorkerApi {
       model = settings;
     },
     kick: (name) => need().run(name, 'periodic'),
+    configureEmbeddings(endpoint) {
+      const changed = JSON.stringify(endpoint) !== JSON.stringify(embeddingEndpoint);
+      embeddingEndpoint = endpoint;
+      if (changed && endpoint && scheduler) void scheduler.run('embeddings', 'demand');
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '../../domain/log';
+import type { SemanticService } from '../embeddings/semantic-service';
 import { retrievalConfig } from '../../domain/recall/config';
 import type { EngineEnv } from '../env';
 import type { WorkingMemoryRegistry } from '../conversation/working-memory-registry';
@@ -34,6 +35,8 @@ export function createMemoryServices(deps: {
   sessions: SessionRepo;
   messages: MessageRepo;
   workingMemory: Pick<WorkingMemoryRegistry, 'peek'>;
+  /** Meaning-based recall (issue 18); absent: lexical only. */
+  semantic?: Pick<SemanticService, 'lane'>;
 }) {
   const { env, settings } = deps;
   const log: Logger = env.log;
@@ -75,6 +78,7 @@ export function createMemoryServices(deps: {
       clock: env.clock,
       log,
       config: () => retrievalConfig(env.retrieval),
+      ...(deps.semantic ? { semantic: deps.semantic } : {}),
     }),
     search: createMemorySearch({ query, log }),
     extraction: createExtractionService({ messages: deps.messages, profile, writer, eviction, settings, log }),

@@ -78,22 +78,6 @@ describe('memory.retrieve (issue 8 retrieval)', () => {
   });
 
   it.each([
-    [true, false],
-    [false, true],
-  ])('searches the topic’s words with the message only when they single a few memories out (topic search: %s)', async (memoryTopicSearch, searched) => {
-    const t = await createTestEngine({ retrieval: { memoryTopicSearch } });
-    const kite = await remember(t, 'Kiki flew a kite in the park');
-    const dinosaurs = await rememberAll(t, ['Kiki read a dinosaur book', 'Kiki got a dinosaur toy', 'Kiki saw a dinosaur film', 'Kiki drew a dinosaur']);
-    const sessionId = await chat(t, ['I love dinosaur books', 'Dinosaur toys are the best', 'I found my kite today!'].map((c) => ['user', c] as const));
-    const res = await retrieve(t, 'I found my kite today!', sessionId);
-    expect(res.topicKeywords.map((k) => k.toLowerCase())).toContain('dinosaur');
-    expect(res.items[0]?.memory.id).toBe(kite);
-    // "dinosaur" is in four of the five memories: it says nothing about which one the message is about.
-    const dino = res.items.find((i) => dinosaurs.includes(i.memory.id));
-    expect((dino?.score.keywordParts?.message ?? 0) > 0).toBe(searched);
-  });
-
-  it.each([
     [true, true],
     [false, false],
   ])('weighs the chat’s first user message however long ago it was (opener: %s)', async (memoryOpener, found) => {

@@ -8,9 +8,8 @@ import {
   scoreMemory,
   type MemoryRecord,
 } from '../../domain/memory';
-import { detectEmotion } from '../../domain/conversation/emotion';
 import { focusedTopicKeywords } from '../../domain/memory/score-topic';
-import { dialogueWeight, EMOTION_WEIGHT, emotionWords, fuseKeywordScores, weighByStrength, type KeywordPart } from '../../domain/memory/keyword-fusion';
+import { dialogueWeight, fuseKeywordScores, fuseWithMeaning, weighByStrength, type KeywordPart } from '../../domain/memory/keyword-fusion';
 import { retrievalConfig, type RetrievalConfig } from '../../domain/recall/config';
 import { buildMatchQuery } from '../../domain/text/fts-query';
 import { gramsMatchQuery, queryBigrams } from '../../domain/text/grams';
@@ -20,18 +19,8 @@ import type { Clock } from '../../domain/clock';
 import type { WorkingMemoryRegistry } from '../conversation/working-memory-registry';
 import { likeHaystack, type CandidateScope, type MemoryQuery } from '../store/memory-query';
 import type { SettingsRepo } from '../store/settings-repo';
+import type { SemanticService } from '../embeddings/semantic-service';
 import type { RetrievalResult, RetrievalVia } from './types';
-
-/** How many full-text candidates are scored (the top N comes out of these). */
-const FTS_CANDIDATES = 200;
-/** How many preference memories a preference question adds as candidates. */
-const PREFERENCE_LANE = 20;
-const MAX_QUERY_KEYWORDS = 16;
-const MAX_TOPIC_KEYWORDS = 6;
-/** CJK character pairs asked for per text. */
-const MAX_QUERY_GRAMS = 32;
-/** The user's earlier turns of the conversation that join the search (newest first). */
-const DIALOGUE_TURNS = 6;
 
 /** A pair made only of stop characters (我们, 什么, 了吗) matches everything and says nothing. */
 const stopGram = (g: string) => isStopWord(g) || [...g].every((c) => isStopWord(c));
@@ -45,8 +34,8 @@ export interface RetrieveInput {
   purpose?: 'context' | 'api';
 }
 
-/** The message, its keywords, the search terms (keywords and the topic's words), the chat and its mood. */
-type KeywordInput = { query: string; keywords: readonly string[]; terms: readonly string[]; sessionId?: string; emotion: string[] };
+/** The message, its keywords, the search terms (keywords and the topic's words) and the chat. */
+type KeywordInput = { query: string; keywords: readonly string[]; terms: readonly string[]; sessionId?: string };
 
 type Candidate = { memory: MemoryRecord; keywordScore: number; via: RetrievalVia; parts?: Partial<Record<string, number>> };
 
@@ -76,6 +65,8 @@ export function createRetrievalService(deps: {
   log: Logger;
   /** The retrieval config (EngineEnv.retrieval with defaults), read per call. */
   config?: () => RetrievalConfig;
+  /** Meaning-based recall (issue 18): the message's nearest memories by embedding, fused with keyword_score. */
+  semantic?: Pick<SemanticService, 'lane'>;
 }) {
   const config = deps.config ?? (() => retrievalConfig());
 
@@ -84,11 +75,11 @@ export function createRetrievalService(deps: {
    * raw bm25 relevance (for memoryViewStrength).
    */
   function view(text: string, extra: readonly string[], scope: CandidateScope, cfg: RetrievalConfig, into: Map<string, MemoryRecord>): { scores: Map<string, number>; best: number } {
-    const words = buildMatchQuery([...new Set([...extractKeywords(text, { max: MAX_QUERY_KEYWORDS }), ...extra])]);
-    const grams = cfg.memoryGrams ? gramsMatchQuery(queryBigrams(text, { max: MAX_QUERY_GRAMS, stop: stopGram })) : null;
+    const words = buildMatchQuery([...new Set([...extractKeywords(text, { max: cfg.memoryKeywords }), ...extra])]);
+    const grams = cfg.memoryGrams ? gramsMatchQuery(queryBigrams(text, { max: cfg.memoryGramsPerText, stop: stopGram })) : null;
     const match = [words, grams].filter((m): m is string => m !== null).join(' OR ');
     if (!match) return { scores: new Map(), best: 0 };
-    const rows = deps.query.ftsCandidates(match, scope, FTS_CANDIDATES);
+    const rows = deps.query.ftsCandidates(match, scope, cfg.memoryCandidates);
     const scores = normaliseBm25(rows.map((r) => r.rank));
     const out = new Map<string, number>();
     rows.forEach((r, i) => {
@@ -99,43 +90,49 @@ export function createRetrievalService(deps: {
   }
 
   /**
-   * FTS5 candidates from every view (the message, the user's earlier turns, the mood), fused into 001's
-   * keyword_score (domain/memory/keyword-fusion.ts). Throws when FTS5 fails; the caller falls back to LIKE.
+   * FTS5 candidates from every view (the message with the topic's words, the user's earlier turns, the opener),
+   * fused into 001's keyword_score (domain/memory/keyword-fusion.ts). Throws when FTS5 fails; the caller falls back to LIKE.
    */
   function fusedCandidates(input: KeywordInput, scope: CandidateScope): Candidate[] {
     const cfg = config();
     const memories = new Map<string, MemoryRecord>();
-    // memoryTopicSearch: the topic's words join the message's search only when they single a few memories out.
-    const asKeyword = new Set(input.keywords.map((k) => k.toLowerCase()));
-    const topicWords = input.terms.filter((t) => !asKeyword.has(t.toLowerCase()));
-    const searchTopic = !cfg.memoryTopicSearch || topicWords.length === 0;
-    let parts: KeywordPart[] = [{ view: 'message', weight: 1, ...view(input.query, searchTopic ? input.terms : input.keywords, scope, cfg, memories) }];
+    // 001 "Working memory context boost": the topic's keywords join the search condition.
+    let parts: KeywordPart[] = [{ view: 'message', weight: 1, ...view(input.query, input.terms, scope, cfg, memories) }];
     if (cfg.memoryDialogue && input.sessionId && deps.recentUserTexts) {
-      const earlier = deps.recentUserTexts(input.sessionId, DIALOGUE_TURNS + 1).filter((t) => t.trim() !== input.query.trim()).slice(0, DIALOGUE_TURNS);
+      const decay = (n: number) => dialogueWeight(n, cfg.dialogueDecay);
+      const earlier = deps.recentUserTexts(input.sessionId, cfg.dialogueTurns + 1).filter((t) => t.trim() !== input.query.trim()).slice(0, cfg.dialogueTurns);
       // memoryOpener: the chat's first user turn says what it is about, however long ago it was (openerWeight).
       const opener = cfg.memoryOpener ? deps.openingUserText?.(input.sessionId) : undefined;
-      const openerWeight = (text: string, weight: number) => (opener != null && text === opener ? Math.max(weight, dialogueWeight(1)) : weight);
-      earlier.forEach((text, i) => parts.push({ view: 'dialogue', weight: openerWeight(text, dialogueWeight(i + 1)), ...view(text, [], scope, cfg, memories) }));
+      const openerWeight = (text: string, weight: number) => (opener != null && text === opener ? Math.max(weight, decay(1)) : weight);
+      earlier.forEach((text, i) => parts.push({ view: 'dialogue', weight: openerWeight(text, decay(i + 1)), ...view(text, [], scope, cfg, memories) }));
       if (opener != null && opener.trim() !== input.query.trim() && !earlier.includes(opener)) {
-        parts.push({ view: 'dialogue', weight: dialogueWeight(1), ...view(opener, [], scope, cfg, memories) });
+        parts.push({ view: 'dialogue', weight: decay(1), ...view(opener, [], scope, cfg, memories) });
       }
     }
-    if (!searchTopic) {
-      // Held by at most topicShare of what the conversation found (score-topic.ts): such a word says what it is about.
-      const focused = focusedTopicKeywords(topicWords, [...memories.values()], cfg.topicShare);
-      if (focused.length) parts[0] = { view: 'message', weight: 1, ...view(input.query, [...input.keywords, ...focused], scope, cfg, memories) };
-    }
     // memoryViewStrength: a turn's weight also says how much it shares with any memory at all (keyword-fusion.ts).
-    if (cfg.memoryViewStrength) parts = weighByStrength(parts);
-    if (cfg.memoryEmotion && input.emotion.length) {
-      const match = buildMatchQuery(input.emotion, { prefix: false });
-      const rows = match ? deps.query.ftsCandidates(match, scope, FTS_CANDIDATES) : [];
-      for (const r of rows) memories.set(r.memory.id, r.memory);
-      parts.push({ view: 'emotion', weight: EMOTION_WEIGHT, scores: new Map(rows.map((r) => [r.memory.id, 1])) });
-    }
+    if (cfg.memoryViewStrength) parts = weighByStrength(parts, cfg.strengthPower);
     return [...fuseKeywordScores(parts)].flatMap(([id, f]) => {
       const memory = memories.get(id);
       return memory ? [{ memory, keywordScore: f.keywordScore, via: 'fts' as const, parts: f.parts }] : [];
+    });
+  }
+
+  /** The lexical candidates and the memories found by meaning, keyword_score fused by rank (keyword-fusion.ts fuseWithMeaning). */
+  function withMeaning(lexical: Candidate[], hits: ReadonlyMap<number, number>, scope: CandidateScope, cfg: RetrievalConfig): Candidate[] {
+    const byRid = new Map<number, MemoryRecord>();
+    for (const m of deps.query.byRids([...hits.keys()], scope)) byRid.set(m.rid, m.memory);
+    const cosines = new Map<string, number>();
+    const memories = new Map(lexical.map((c) => [c.memory.id, c]));
+    for (const [rid, cos] of hits) {
+      const m = byRid.get(rid);
+      if (!m) continue;
+      cosines.set(m.id, cos);
+      if (!memories.has(m.id)) memories.set(m.id, { memory: m, keywordScore: 0, via: 'semantic', parts: {} });
+    }
+    const fused = fuseWithMeaning(new Map(lexical.map((c) => [c.memory.id, c.keywordScore])), cosines, { weight: cfg.semanticWeight, k: cfg.fusionK });
+    return [...memories.values()].map((c) => {
+      const f = fused.get(c.memory.id);
+      return f ? { ...c, keywordScore: f.keywordScore, parts: { ...c.parts, ...f.parts } } : c;
     });
   }
 
@@ -154,17 +151,18 @@ export function createRetrievalService(deps: {
       deps.log.warn('memory.fts-failed', { stage: 'retrieve', cause: err instanceof Error ? err.name : 'unknown' });
     }
     if (terms.length === 0) return { found: [], ftsFailed };
-    const like = deps.query.likeCandidates(terms, scope, FTS_CANDIDATES);
+    const like = deps.query.likeCandidates(terms, scope, config().memoryCandidates);
     return { found: like.map((m) => ({ memory: m, keywordScore: likeKeywordScore(likeHaystack(m), terms), via: 'like' })), ftsFailed };
   }
 
   return {
-    retrieve(input: RetrieveInput): RetrievalResult {
+    async retrieve(input: RetrieveInput): Promise<RetrievalResult> {
       const cfg = deps.settings.get();
+      const retrieval = config();
       const topN = input.topN ?? (input.purpose === 'context' ? cfg['memory.rag_top_n'] : cfg.MEMORY_RETRIEVAL_LIMIT);
-      const keywords = extractKeywords(input.query, { max: MAX_QUERY_KEYWORDS });
+      const keywords = extractKeywords(input.query, { max: retrieval.memoryKeywords });
       const topic = (input.sessionId ? deps.workingMemory.peek(input.sessionId)?.currentTopic : null) ?? null;
-      const topicKeywords = topic ? extractKeywords(topic, { max: MAX_TOPIC_KEYWORDS }) : [];
+      const topicKeywords = topic ? extractKeywords(topic, { max: retrieval.topicKeywords }) : [];
       const preferenceQuery = isPreferenceQuery(input.query);
       const base = { keywords, topic, topicKeywords, preferenceQuery, topN };
       if (topN === 0) return { ...base, items: [], ftsFailed: false };
@@ -172,23 +170,24 @@ export function createRetrievalService(deps: {
       const scope: CandidateScope = { projectId: input.projectId ?? null };
       // 001 "Working memory context boost": the topic's keywords join the search condition.
       const terms = [...new Map([...keywords, ...topicKeywords].map((k) => [k.toLowerCase(), k])).values()];
-      const mood = input.sessionId ? deps.workingMemory.peek(input.sessionId)?.lastEmotion : null;
-      const emotion = emotionWords(mood ?? detectEmotion(input.query));
-      const { found, ftsFailed } = keywordCandidates({ query: input.query, keywords, terms, sessionId: input.sessionId, emotion: [...emotion] }, scope);
+      const lexical = keywordCandidates({ query: input.query, keywords, terms, sessionId: input.sessionId }, scope);
+      const { ftsFailed } = lexical;
+      // Meaning-based recall (issue 18): the message's nearest memories, fused with keyword_score by rank.
+      const lane = deps.semantic ? await deps.semantic.lane('memory', input.query) : null;
+      const found = lane && lane.hits.size ? withMeaning(lexical.found, lane.hits, scope, retrieval) : lexical.found;
       const candidates = new Map(found.map((c) => [c.memory.id, c]));
       if (preferenceQuery) {
-        for (const m of deps.query.preferenceLane(scope, PREFERENCE_LANE)) {
+        for (const m of deps.query.preferenceLane(scope, retrieval.preferenceLane)) {
           if (!candidates.has(m.id)) candidates.set(m.id, { memory: m, keywordScore: 0, via: 'category' });
         }
       }
 
       const now = deps.clock.now();
       const all = [...candidates.values()];
-      const retrieval = config();
       // memoryOpenerTopic: the chat's first user message names what the chat is about; its words join the topic's.
       const opener = retrieval.memoryOpenerTopic && input.sessionId ? (deps.openingUserText?.(input.sessionId) ?? null) : null;
       const inTopic = new Set(topicKeywords.map((k) => k.toLowerCase()));
-      const openerWords = opener ? extractKeywords(opener, { max: MAX_QUERY_KEYWORDS }).filter((w) => !inTopic.has(w.toLowerCase())) : [];
+      const openerWords = opener ? extractKeywords(opener, { max: retrieval.memoryKeywords }).filter((w) => !inTopic.has(w.toLowerCase())) : [];
       const topicWords = [...topicKeywords, ...openerWords];
       // 001's topic boost through the topic words that single a few memories out (score-topic.ts).
       const boosting = retrieval.memoryTopicFocus ? focusedTopicKeywords(topicWords, all.map((c) => c.memory), retrieval.topicShare) : topicWords;
@@ -200,7 +199,7 @@ export function createRetrievalService(deps: {
         return { memory: c.memory, via: c.via, explanation: { ...score, keywordParts: c.parts ?? {}, ...(held.length ? { topicWords: held } : {}) } };
       });
       const items = rankScored(scored, topN).map((s) => ({ memory: s.memory, score: s.explanation, via: s.via }));
-      return { ...base, items, ftsFailed };
+      return { ...base, items, ftsFailed, ...(lane ? { semantic: lane.info } : {}) };
     },
   };
 }

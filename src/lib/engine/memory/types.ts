@@ -27,8 +27,8 @@ export interface MemoryDetail {
   supersedes: MemoryRecord[];
 }
 
-/** How a candidate's keyword_score was found: FTS5 bm25, the LIKE fallback, or only by category. */
-export type RetrievalVia = 'fts' | 'like' | 'category';
+/** How a candidate's keyword_score was found: FTS5 bm25, the LIKE fallback, only by category, or only by meaning (issue 18). */
+export type RetrievalVia = 'fts' | 'like' | 'category' | 'semantic';
 
 export interface RetrievedMemory {
   memory: MemoryRecord;
@@ -48,6 +48,8 @@ export interface RetrievalResult {
   topN: number;
   /** True when FTS5 failed and LIKE stood in (001 "Fallback to LIKE matching"). */
   ftsFailed: boolean;
+  /** Meaning-based recall (issue 18): on, off, or degraded to lexical with the reason (absent: not asked). */
+  semantic?: { state: 'on' | 'off' | 'degraded'; model: string | null; reason: string | null; coverage: number | null };
 }
 
 export type ExtractDecisionKind = 'add' | 'update' | 'supersede' | 'delete' | 'noop' | 'ignore';

@@ -28,6 +28,8 @@ import * as episodeInput from '../episodes/schemas';
 import type * as Sem from '../semantic/types';
 import type * as Imp from '../imports';
 import * as importInput from '../imports/schemas';
+import type * as Emb from '../embeddings/types';
+import * as embeddingInput from '../embeddings/schemas';
 
 const none = z.strictObject({});
 const id = z.string().min(1).max(100);
@@ -665,6 +667,19 @@ export const contract = {
   'export.markdown': call<Imp.MarkdownExport>()({
     input: z.strictObject({ scope: importInput.markdownScope, locale: z.enum(['en', 'zh-CN']).default('en') }),
     errors: ['NOT_FOUND'],
+  }),
+  // ── meaning-based recall: embeddings (issue 18) ───────────────────────────
+  /** The endpoint and embedding model in force (from the page's model settings; kept in the DB worker's memory, never stored). */
+  'embeddings.configure': call<Emb.EmbeddingStatus>()({ input: z.strictObject({ endpoint: embeddingInput.endpoint.nullable() }) }),
+  /** How far the background fill has come, and whether meaning-based recall is on, off or degraded (and why). */
+  'embeddings.status': call<Emb.EmbeddingStatus>()({ input: none }),
+  /** Texts the model has no vector for yet (memories first, then turns in order): the jobs worker embeds them. */
+  'embeddings.pending': call<Emb.PendingTexts>()({ input: z.strictObject({ model: embeddingInput.model, limit: z.number().int().min(1).max(256).default(32) }) }),
+  /** Vectors from the embedding model, quantised and stored (a new model's first vectors replace the old model's). */
+  'embeddings.store': call<Emb.StoreResult>()({
+    input: z.strictObject({ model: embeddingInput.model, items: z.array(embeddingInput.item).min(1).max(256) }),
+    write: true,
+    background: true,
   }),
 } as const satisfies Record<string, CallSpec>;
 

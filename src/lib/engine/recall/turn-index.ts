@@ -1,4 +1,5 @@
 import type { TurnFacts } from '../../domain/recall/rank-turns';
+import type { LaneQuery, SummaryBlock, TurnSource, TurnText } from '../../domain/recall/turn-source';
 import type { TimeRange } from '../../domain/text/time-calendar';
 import type { SqlDriver } from '../store/driver';
 import { MESSAGE_BM25, messageTextMatch } from '../store/fts-columns';
@@ -11,29 +12,10 @@ import { symbolsMatch } from '../store/symbol-tokens';
  * Latency at 100,000 turns (issue 3): `bm25()` as an ORDER BY expression, not the `rank` column — FTS5's rank
  * sorter ignores a rowid range and is ~2× slower; the rowid range (`from`) bounds how many rows are ranked.
  */
-export interface TurnText {
-  id: number;
-  sessionId: string;
-  turnNo: number;
-  role: 'user' | 'assistant';
-  content: string;
-  createdAt: number;
-  title: string;
-}
-
-export interface SummaryBlock {
-  id: number;
-  sessionId: string;
-  startTurn: number;
-  endTurn: number;
-  createdAt: number;
-}
-
 const ids = (list: Iterable<number>) => JSON.stringify([...list]);
-/** The newest turns naming a query symbol that are looked at (see symbolHits). */
-const SYMBOL_WINDOW = 500;
+export type { SummaryBlock, TurnText };
 
-export function createTurnIndex(driver: SqlDriver) {
+export function createTurnIndex(driver: SqlDriver): TurnSource {
   let counted: { key: string; n: number } | null = null;
   return {
     /** An upper bound of the number of turns (ids are never reused), O(1). */
@@ -84,7 +66,8 @@ export function createTurnIndex(driver: SqlDriver) {
      * moment (interleaved ids) a turn simply has no neighbour there. Plain primary-key lookups: correlated "previous
      * in session" subqueries cost 5× more at 100,000 turns.
      */
-    facts(list: Iterable<number>, around: readonly number[], farAround = 0): Map<number, TurnFacts> {
+    facts(list: Iterable<number>, around: readonly number[], opts: { farAround: number; questionChars: number }): Map<number, TurnFacts> {
+      const { farAround } = opts;
       const wanted = new Set<number>();
       for (const id of list) wanted.add(id);
       around.forEach((id, i) => {
@@ -95,9 +78,9 @@ export function createTurnIndex(driver: SqlDriver) {
       const rows = driver.all<{ id: number; session_id: string; turn_no: number; role: 'user' | 'assistant'; created_at: number; question: number | null }>(
         `SELECT m.id, m.session_id, m.turn_no, m.role, m.created_at,
            CASE WHEN m.id IN (SELECT value FROM json_each(?))
-             THEN length(m.content) <= 280 AND (instr(m.content, '?') > 0 OR instr(m.content, '？') > 0) END AS question
+             THEN length(m.content) <= ? AND (instr(m.content, '?') > 0 OR instr(m.content, '？') > 0) END AS question
          FROM json_each(?) c JOIN messages m ON m.id = c.value`,
-        [ids(around), ids(wanted)],
+        [ids(around), opts.questionChars, ids(wanted)],
       );
       const byId = new Map(rows.map((r) => [r.id, r]));
       const out = new Map<number, TurnFacts>();
@@ -137,10 +120,11 @@ export function createTurnIndex(driver: SqlDriver) {
     },
     /**
      * turn → (lower-cased symbol → relevance) for the query's symbols: the newest turns that mention one (messages_fts.symbols,
-     * at most SYMBOL_WINDOW of them, so a symbol named in thousands of turns costs no more than a rare one), then
+     * at most `window` of them, so a symbol named in thousands of turns costs no more than a rare one), then
      * their symbol_index entries; the `limit` most relevant (newest first among equals).
      */
-    symbolHits(symbols: readonly string[], limit: number): Map<number, Map<string, number>> {
+    symbolHits(symbols: readonly string[], opts: { limit: number; window: number }): Map<number, Map<string, number>> {
+      const { limit } = opts;
       const hits = new Map<number, Map<string, number>>();
       const match = symbolsMatch(symbols);
       if (!match) return hits;
@@ -151,7 +135,7 @@ export function createTurnIndex(driver: SqlDriver) {
            FROM (SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?) c
            JOIN symbol_index y ON y.turn_id = c.id AND y.symbol IN (SELECT value FROM json_each(?))
            ORDER BY y.relevance DESC, y.turn_id DESC LIMIT ?`,
-          [match, SYMBOL_WINDOW, JSON.stringify(symbols), limit],
+          [match, opts.window, JSON.stringify(symbols), limit],
         );
       } catch {
         return hits;
@@ -204,6 +188,46 @@ export function createTurnIndex(driver: SqlDriver) {
         counted = { key, n };
       }
       return counted.n;
+    },
+    sessionDocuments(lanes: readonly LaneQuery[], limit: number): Map<string, number> {
+      const out = new Map<string, number>();
+      const add = (rows: { s: string; r: number }[]) => {
+        const per = new Map<string, number[]>();
+        for (const row of rows) if (Number.isFinite(row.r) && row.r > 0) per.set(row.s, [...(per.get(row.s) ?? []), row.r]);
+        for (const [k, v] of per) {
+          out.set(k, (out.get(k) ?? 0) + v.reduce((a, b) => a + b, 0));
+        }
+      };
+      for (const lane of lanes) {
+        try {
+          // A conversation's user turns: what the person said there is what they will ask about (bm25 summed).
+          add(
+            driver.all<{ s: string; r: number }>(
+              `SELECT m.session_id AS s, -${MESSAGE_BM25} AS r FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
+               WHERE messages_fts MATCH ? AND messages_fts.rowid >= ? AND m.role = 'user'`,
+              [messageTextMatch(lane.match), lane.from],
+            ),
+          );
+          // Its summaries: what it was about, as the summariser put it.
+          add(
+            driver.all<{ s: string; r: number }>(
+              `SELECT su.session_id AS s, -bm25(summaries_fts) AS r FROM summaries_fts JOIN summaries su ON su.id = summaries_fts.rowid
+               WHERE summaries_fts MATCH ?`,
+              [lane.match],
+            ),
+          );
+        } catch {
+          // A query FTS5 cannot parse ranks no conversation by its document; the turn ranking still does.
+        }
+      }
+      return new Map([...out].sort((a, b) => b[1] - a[1]).slice(0, limit));
+    },
+    sessionInfo(list: readonly string[]): Map<string, { title: string; lastActive: number }> {
+      const rows = driver.all<{ id: string; title: string; lastActive: number }>(
+        'SELECT s.id, s.title, s.last_active AS lastActive FROM json_each(?) c JOIN sessions s ON s.id = c.value',
+        [JSON.stringify(list)],
+      );
+      return new Map(rows.map((r) => [r.id, { title: r.title, lastActive: r.lastActive }]));
     },
   };
 }

@@ -90,6 +90,14 @@ export function createMemoryQuery({ driver }: Pick<EngineEnv, 'driver'>) {
         )
         .map(({ fts_rank, ...row }) => ({ memory: toMemory(row), rank: fts_rank }));
     },
+    /** Memories by rid within the scope (the embedding lane's nearest, issue 18), with their rid. */
+    byRids(rids: readonly number[], scope: CandidateScope): { rid: number; memory: MemoryRecord }[] {
+      if (rids.length === 0) return [];
+      const { sql, params } = scopeSql(scope);
+      return driver
+        .all<MemoryRow & { rid: number }>(`SELECT m.* FROM json_each(?) c JOIN memories m ON m.rid = c.value WHERE ${sql}`, [JSON.stringify(rids), ...params])
+        .map((row) => ({ rid: row.rid, memory: toMemory(row) }));
+    },
     /** 001 "Fallback to LIKE matching": memories containing any of the keywords (newest first). */
     likeCandidates(keywords: readonly string[], scope: CandidateScope, limit: number): MemoryRecord[] {
       const needles = [...new Set(keywords.filter((k) => k.trim() !== ''))];

@@ -7,6 +7,9 @@ import type { JobsWorkerApi } from '../../engine/jobs/worker-api';
 import type { JobProgress } from '../../engine/jobs/types';
 import { isUserWrite } from '../../engine/protocol/contract';
 import type { SystemStatus } from '../../engine/protocol/types';
+import type { EmbeddingStatus } from '../../engine/embeddings/types';
+import { embeddingEndpointOf } from '../../domain/llm/settings';
+import { modelSettings } from './model-settings.svelte';
 import { localDb } from '../local/local-db';
 import { modelSettings } from './model-settings.svelte';
 import { createOutbox, type Outbox, type RefusedWrite, type RetryOutcome } from '../local/outbox';
@@ -28,6 +31,8 @@ class Connection {
   /** Bumps on every write anywhere (this tab or another): views re-query when it changes. */
   revision = $state(0);
   jobs = $state<Record<string, JobProgress>>({});
+  /** Meaning-based recall (issue 18): the embedding model in force and how far its background fill has come. */
+  embeddings = $state.raw<EmbeddingStatus | null>(null);
   outboxCount = $state(0);
   /** Writes the engine refused while the outbox drained: kept for the person to retry or discard. */
   outboxRefused = $state.raw<RefusedWrite[]>([]);
@@ -93,7 +98,30 @@ class Connection {
     for (const type of ['keydown', 'pointerdown'] as const) {
       addEventListener(type, () => void jobs.activity(), { passive: true });
     }
+    // The embedding model follows the model settings (this tab's save or another's): both workers hear of it.
+    $effect.root(() => {
+      $effect(() => {
+        void modelSettings.current;
+        if (modelSettings.loaded) void this.applyEmbeddings();
+      });
+    });
     void this.#refreshStatus();
+  }
+
+  /** Tells the DB worker (recall) and the jobs worker (the fill) which embedding endpoint and model are in force. */
+  async applyEmbeddings(): Promise<void> {
+    if (!this.#caller) return;
+    const endpoint = embeddingEndpointOf($state.snapshot(modelSettings.current));
+    void this.#jobs?.configureEmbeddings(endpoint);
+    const res = await this.#caller.call('embeddings.configure', { endpoint });
+    if (res.ok) this.embeddings = res.data;
+  }
+
+  /** The fill's progress (the settings page asks while it is open). */
+  async refreshEmbeddings(): Promise<void> {
+    if (!this.#caller) return;
+    const res = await this.#caller.call('embeddings.status', {});
+    if (res.ok) this.embeddings = res.data;
   }
 
   async #refreshStatus(): Promise<void> {
@@ -101,6 +129,8 @@ class Connection {
     if (res.ok) {
       this.status = res.data;
       this.startupError = null;
+      // A new leader's DB worker knows no endpoint yet: tell it (it lives in memory only, never in the database).
+      void this.applyEmbeddings();
       // The engine switches to the writable database by itself once there is room; the page follows.
       if (res.data.readOnly) this.#retryStatusSoon(READ_ONLY_RECHECK_MS);
       // Kept writes wait for a database that can take them.

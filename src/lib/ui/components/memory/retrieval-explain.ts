@@ -72,7 +72,7 @@ export const NOTE_KEYS = {
 
 export type KeywordView = keyof NonNullable<ScoreExplanation['keywordParts']>;
 
-const VIEW_ORDER: readonly KeywordView[] = ['message', 'dialogue', 'emotion'];
+const VIEW_ORDER: readonly KeywordView[] = ['message', 'dialogue', 'semantic'];
 
 /**
  * Where keyword_score came from (issue 8): each lexical view's weighted share — the message, the user's earlier

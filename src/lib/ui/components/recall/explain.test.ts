@@ -43,9 +43,8 @@ describe('signalLines', () => {
     [{ ...base, lane: 'neighbour', nearby: 0.9, session: 1, speaker: Math.SQRT2, cue: null }, ['lane.neighbour', 'nearby', 'session', 'speakerUnknown', 'recency.timeless']],
     [{ ...base, lexical: 0.6, coverage: 0.8, statement: 0.5, recencyBasis: 'recent' }, ['lane.text', 'lexical', 'coverage', 'statement', 'recency.recent']],
     [{ ...base, lexical: 0.6, statement: 0 }, ['lane.text', 'lexical', 'recency.timeless']],
-    [{ ...base, lexical: 0.6, spread: 0.5 }, ['lane.text', 'lexical', 'spread', 'recency.timeless']],
-    [{ ...base, lexical: 0.6, spread: 1 }, ['lane.text', 'lexical', 'recency.timeless']],
-    [{ ...base, lexical: 0.6, statement: 0.5, firstMention: 1.5 }, ['lane.text', 'lexical', 'statement', 'firstMention', 'recency.timeless']],
+    [{ ...base, lexical: 0.6, semantic: 0.5, semanticRank: 3 }, ['lane.text', 'lexical', 'semantic', 'recency.timeless']],
+    [{ ...base, lexical: 0.6, semantic: 0.5, semanticRank: null }, ['lane.text', 'lexical', 'recency.timeless']],
   ] as const)('shows only the signals that acted (%#)', (signals, keys) => {
     expect(signalLines(signals, 'en').map((l) => l.key)).toEqual(keys);
   });
@@ -55,10 +54,10 @@ describe('signalLines', () => {
     expect(line?.params).toEqual({ value: 1.41 });
   });
 
-  it('names the kinds a turn matched through, with their category', () => {
-    const lines = signalLines({ ...base, lexical: 0.4 }, 'en', [{ kind: 'chess', category: 'board game' }, { kind: 'ludo', category: 'board game' }]);
-    expect(lines.map((l) => l.key)).toEqual(['lane.text', 'lexical', 'kinds', 'recency.timeless']);
-    expect(lines[2]?.params).toEqual({ value: 'chess ← board game, ludo ← board game' });
+  it('names a turn found by meaning, with its cosine and its place by meaning', () => {
+    const lines = signalLines({ ...base, lane: 'semantic', semantic: 0.734, semanticRank: 2 }, 'en');
+    expect(lines.map((l) => l.key)).toEqual(['lane.semantic', 'semantic', 'recency.timeless']);
+    expect(lines[1]?.params).toEqual({ value: '0.73', rank: 2 });
   });
 
   it('formats shares for the locale', () => {

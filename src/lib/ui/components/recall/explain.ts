@@ -45,7 +45,7 @@ export interface SignalLine {
   params: Record<string, string | number>;
 }
 
-export function signalLines(signals: TurnSignals, locale: string, kinds: RecallExplain['kinds'] = []): SignalLine[] {
+export function signalLines(signals: TurnSignals, locale: string): SignalLine[] {
   const fmt = (x: number) => formatScore(x, locale);
   const lines: SignalLine[] = [{ key: `lane.${signals.lane}`, params: {} }];
   if (signals.lexical > 0) lines.push({ key: 'lexical', params: { value: fmt(signals.lexical) } });
@@ -57,16 +57,13 @@ export function signalLines(signals: TurnSignals, locale: string, kinds: RecallE
   if (signals.coverage !== null) lines.push({ key: 'coverage', params: { value: `${Math.round(signals.coverage * 100)}%` } });
   if (signals.answerType !== null) lines.push({ key: signals.answerType ? 'answerType.yes' : 'answerType.no', params: {} });
   if (signals.statement) lines.push({ key: 'statement', params: { value: `${Math.round(signals.statement * 100)}%` } });
-  if (signals.spread !== null && signals.spread < 1) lines.push({ key: 'spread', params: { value: fmt(signals.spread) } });
-  if (signals.firstMention !== null) lines.push({ key: 'firstMention', params: { value: fmt(signals.firstMention) } });
-  // Matched through a category's kinds (hyponyms): "chess ← board game".
-  if (kinds.length) lines.push({ key: 'kinds', params: { value: kinds.map((k) => `${k.kind} ← ${k.category}`).join(', ') } });
+  if (signals.semantic !== null && signals.semanticRank !== null) lines.push({ key: 'semantic', params: { value: fmt(signals.semantic), rank: signals.semanticRank } });
   lines.push({ key: `recency.${signals.recencyBasis}`, params: {} });
   return lines;
 }
 
 /** The signal that put a hit where it is, named above the details (issue 8: "which signal ranked each result"). */
-export type RankedBy = 'symbol' | 'time' | 'neighbour' | 'words';
+export type RankedBy = 'symbol' | 'time' | 'neighbour' | 'meaning' | 'words';
 
 /**
  * A symbol match that weighs at least as much as the context term ranked it; a turn found only through the time the
@@ -77,5 +74,8 @@ export function rankedBy(explain: Pick<RecallExplain, 'weighted' | 'signals'>): 
   if (explain.weighted.symbol > 0 && explain.weighted.symbol >= explain.weighted.context) return 'symbol';
   if (explain.signals.lane === 'time') return 'time';
   if (Math.max(explain.signals.neighbour, explain.signals.nearby) > explain.signals.lexical) return 'neighbour';
+  // Found by its embedding only, or its meaning placed it better than its words did (issue 18).
+  const byMeaning = explain.signals.semanticRank;
+  if (byMeaning != null && (explain.signals.lexical === 0 || byMeaning < (explain.signals.turnRank ?? Infinity))) return 'meaning';
   return 'words';
 }

@@ -22,7 +22,7 @@ function hit(over: Partial<Hit> = {}): Hit {
       ...recallScore({ symbol: 1, recency: 0.5, context: 0.25 }),
       matchedSymbols: ['processPayment'],
       ftsRank: -1.5,
-      signals: { lane: 'text', lexical: 0.8, neighbour: 0.5, nearby: 0, session: 0, speaker: 2, cue: true, turnRank: 3, recencyBasis: 'time-range', coverage: 0.75, answerType: true, statement: null, spread: null, firstMention: null },
+      signals: { lane: 'text', lexical: 0.8, neighbour: 0.5, nearby: 0, session: 0, speaker: 2, cue: true, turnRank: 3, recencyBasis: 'time-range', coverage: 0.75, answerType: true, statement: null, semantic: null, semanticRank: null },
     },
     ...over,
   };

@@ -1,10 +1,12 @@
 /** Background jobs: their names, triggers, outcomes and the step keys a job reports ('jobs.step.x' → 'jobs:step.x'). */
 export const jobs = {
   name: {
+    embeddings: 'Meaning-based recall: embedding turns and memories',
     maintenance: 'Database maintenance',
     'import-follow-up': 'Learning from imported conversations',
   },
   step: {
+    embeddings: 'Embedding turns and memories',
     start: 'Starting…',
     optimize: 'Optimizing the database',
     'fts-merge': 'Merging the search index',

@@ -172,7 +172,7 @@ export const memory = {
     topN: 'At most {{count}} memories are used.',
     ftsFailed: 'Full-text search failed for this message; simple text matching (LIKE) stood in.',
     score: 'Score {{value}}',
-    via: { fts: 'Full-text match', like: 'Text match (LIKE)', category: 'By category only' },
+    via: { fts: 'Full-text match', like: 'Text match (LIKE)', category: 'By category only', semantic: 'Similar meaning (embedding model)' },
     why: 'Why this memory?',
     term: 'Term',
     value: 'Value',
@@ -195,7 +195,7 @@ export const memory = {
       title: 'Keyword match, from:',
       message: 'this message {{value}}',
       dialogue: 'your earlier turns {{value}}',
-      emotion: 'the conversation’s mood {{value}}',
+      semantic: 'similar meaning (embedding model) {{value}}',
     },
     notes: {
       preferenceBoost: 'Preference boost applied.',

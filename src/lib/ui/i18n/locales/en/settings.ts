@@ -44,6 +44,12 @@ export const settings = {
       label: 'Embedding model',
       help: 'Optional, for meaning-based search (e.g. nomic-embed-text). Leave empty to search by words only.',
     },
+    embeddingStatus: {
+      off: 'Meaning-based recall is off: recall searches by words.',
+      filling: 'Meaning-based recall with {{model}}: {{embedded}} of {{total}} turns and memories embedded so far, in the background.',
+      ready: 'Meaning-based recall with {{model}}: all {{total}} turns and memories embedded.',
+      degraded: 'Meaning-based recall with {{model}} is unavailable ({{reason}}): recall searches by words until the server answers again.',
+    },
     timeout: { label: 'Timeout (seconds)', help: 'How long the server may stay silent before a request is stopped.' },
     advanced: 'Advanced',
     contextWindow: { label: 'Context window (tokens)', help: 'How many tokens the model accepts; context budgets are cut to fit.' },

@@ -3,10 +3,12 @@ import type { jobs as en } from '../en/jobs';
 
 export const jobs: Messages<typeof en> = {
   name: {
+    embeddings: '语义召回：为对话和记忆生成向量',
     maintenance: '数据库维护',
     'import-follow-up': '从导入的对话中学习',
   },
   step: {
+    embeddings: '正在为对话和记忆生成向量',
     start: '正在开始…',
     optimize: '正在优化数据库',
     'fts-merge': '正在合并搜索索引',

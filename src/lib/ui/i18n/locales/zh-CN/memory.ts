@@ -174,7 +174,7 @@ export const memory: Messages<typeof en> = {
     topN: '最多使用 {{count}} 条记忆。',
     ftsFailed: '这条消息的全文检索失败，已改用简单文本匹配（LIKE）。',
     score: '得分 {{value}}',
-    via: { fts: '全文匹配', like: '文本匹配（LIKE）', category: '仅按类别' },
+    via: { fts: '全文匹配', like: '文本匹配（LIKE）', category: '仅按类别', semantic: '含义相近（嵌入模型）' },
     why: '为什么是这条记忆？',
     term: '项',
     value: '数值',
@@ -197,7 +197,7 @@ export const memory: Messages<typeof en> = {
       title: '关键词匹配来自：',
       message: '这条消息 {{value}}',
       dialogue: '你之前的发言 {{value}}',
-      emotion: '对话的情绪 {{value}}',
+      semantic: '含义相近（嵌入模型） {{value}}',
     },
     notes: {
       preferenceBoost: '已应用偏好加成。',

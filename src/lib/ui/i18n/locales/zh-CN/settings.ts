@@ -45,6 +45,12 @@ export const settings: Messages<typeof en> = {
       label: '向量模型',
       help: '可选，用于按语义检索（例如 nomic-embed-text）。留空则只按词语检索。',
     },
+    embeddingStatus: {
+      off: '语义召回未开启：召回按词语检索。',
+      filling: '使用 {{model}} 的语义召回：已在后台为 {{total}} 条对话和记忆中的 {{embedded}} 条生成向量。',
+      ready: '使用 {{model}} 的语义召回：全部 {{total}} 条对话和记忆均已生成向量。',
+      degraded: '使用 {{model}} 的语义召回暂不可用（{{reason}}）：在服务恢复前，召回按词语检索。',
+    },
     timeout: { label: '超时（秒）', help: '服务无响应超过这么久，请求就会停止。' },
     advanced: '高级',
     contextWindow: { label: '上下文窗口（token）', help: '模型能接受的 token 数；上下文预算会据此裁剪。' },

@@ -1,0 +1,143 @@
+/**
+ * Meaning-based recall in the DB worker (issue 18; ARCHITECTURE §5 "semantic similarity is a port"):
+ *
+ *   page ── embeddings.configure (endpoint, embedding model; kept in memory here, never in SQLite) ──▶ this service
+ *   jobs worker ── embeddings.pending → the endpoint's /v1/embeddings → embeddings.store ──▶ embeddings table
+ *   recall.search / memory.retrieve ── lane(kind, question) ─▶ the question's vector (the configured endpoint,
+ *        cached) · the model's vectors in memory (VectorIndex, loaded once) ─▶ nearest ids with their cosine
+ *
+ * When no embedding model is configured the lane is 'off'; when one is but it cannot be used — the endpoint is
+ * unreachable, times out, does not know the model, or nothing is embedded yet — it is 'degraded': recall is
+ * lexical, the reason is returned with the answer and logged (003 "向量索引故障时的语义召回降级"), and after a
+ * failure the endpoint is not asked again for `semanticRetryMs`, so a dead server does not slow every question.
+ */
+import type { Logger } from '../../domain/log';
+import type { RetrievalConfig } from '../../domain/recall/config';
+import type { RecallQueryInfo } from '../../domain/recall/types';
+import { quantise } from '../../domain/embeddings/quantise';
+import { VectorIndex } from '../../domain/embeddings/vector-index';
+import { EngineError } from '../../domain/errors';
+import type { EmbeddingKind, EmbeddingStore } from './embedding-store';
+
+/** Where the embeddings come from: the user's OpenAI-compatible endpoint and its embedding model. */
+export interface EmbeddingEndpoint {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  timeoutMs: number;
+}
+
+/** Embeds texts with an endpoint (default: the openai-compatible provider's POST /embeddings). */
+export type EmbedFn = (endpoint: EmbeddingEndpoint, texts: string[], opts: { timeoutMs: number }) => Promise<number[][]>;
+
+export type SemanticInfo = RecallQueryInfo['semantic'];
+
+export interface SemanticLaneResult {
+  hits: Map<number, number>;
+  info: SemanticInfo;
+}
+
+const QUERY_CACHE = 64;
+
+export function createSemanticService(deps: { store: EmbeddingStore; log: Logger; now: () => number; config: () => RetrievalConfig; embed: EmbedFn }) {
+  let endpoint: EmbeddingEndpoint | null = null;
+  /** model → kind → its vectors in memory (loaded on first use, kept in step by `stored`). */
+  const indexes = new Map<string, Map<EmbeddingKind, VectorIndex>>();
+  const queryVectors = new Map<string, Int8Array>();
+  let failedUntil = 0;
+  let lastFailure: string | null = null;
+
+  function index(model: string, kind: EmbeddingKind): VectorIndex | null {
+    let byKind = indexes.get(model);
+    if (!byKind) indexes.set(model, (byKind = new Map()));
+    const known = byKind.get(kind);
+    if (known) return known;
+    const loaded = deps.store.vectors(model, kind);
+    if (!loaded) return null;
+    const idx = new VectorIndex(loaded.dims, Math.max(1024, loaded.rows.length));
+    for (const r of loaded.rows) idx.set(r.id, toInt8(r.vector));
+    byKind.set(kind, idx);
+    return idx;
+  }
+
+  async function queryVector(model: string, text: string): Promise<Int8Array> {
+    const key = `${model}\u0000${text}`;
+    const cached = queryVectors.get(key);
+    if (cached) {
+      queryVectors.delete(key);
+      queryVectors.set(key, cached);
+      return cached;
+    }
+    const cfg = deps.config();
+    const [vector] = await deps.embed(endpoint as EmbeddingEndpoint, [text], { timeoutMs: Math.min(cfg.semanticTimeoutMs, endpoint?.timeoutMs ?? cfg.semanticTimeoutMs) });
+    const q = quantise(vector ?? []);
+    queryVectors.set(key, q);
+    if (queryVectors.size > QUERY_CACHE) queryVectors.delete(queryVectors.keys().next().value as string);
+    return q;
+  }
+
+  const degraded = (model: string, reason: string, coverage: number | null): SemanticLaneResult => {
+    deps.log.warn('recall.semantic-degraded', { reason });
+    return { hits: new Map(), info: { state: 'degraded', model, reason, coverage } };
+  };
+
+  return {
+    /** The endpoint and embedding model in force (null or an empty model: meaning-based recall off). */
+    configure(next: EmbeddingEndpoint | null): void {
+      const changed = JSON.stringify(next) !== JSON.stringify(endpoint);
+      endpoint = next && next.model.trim() ? { ...next, model: next.model.trim() } : null;
+      if (changed) {
+        queryVectors.clear();
+        failedUntil = 0;
+        lastFailure = null;
+      }
+    },
+    endpoint: (): EmbeddingEndpoint | null => endpoint,
+    /** The last failure to reach the endpoint for a question (null: none since it was configured or last worked). */
+    lastFailure: () => lastFailure,
+    /** Vectors were stored (embeddings.store): the in-memory index follows without a reload. */
+    stored(model: string, items: readonly { kind: EmbeddingKind; id: number; vector: Uint8Array }[], replacedModels: number): void {
+      if (replacedModels > 0) for (const name of [...indexes.keys()]) if (name !== model) indexes.delete(name);
+      const byKind = indexes.get(model);
+      if (!byKind) return;
+      for (const item of items) {
+        const idx = byKind.get(item.kind);
+        if (idx && idx.dims === item.vector.length) idx.set(item.id, toInt8(item.vector));
+        else byKind.delete(item.kind); // a new size: reload on next use
+      }
+    },
+    /** The nearest turns or memories to `text` by meaning, or why there are none. */
+    async lane(kind: EmbeddingKind, text: string, opts: { allow?: (id: number) => boolean } = {}): Promise<SemanticLaneResult> {
+      const cfg = deps.config();
+      if (!endpoint || !(cfg.semanticWeight > 0)) return { hits: new Map(), info: { state: 'off', model: endpoint?.model ?? null, reason: null, coverage: null } };
+      const { model } = endpoint;
+      const idx = index(model, kind);
+      if (!idx || idx.size === 0) return degraded(model, 'no-vectors', 0);
+      if (deps.now() < failedUntil) return degraded(model, lastFailure ?? 'unreachable', null);
+      let q: Int8Array;
+      try {
+        q = await queryVector(model, text);
+      } catch (err) {
+        failedUntil = deps.now() + cfg.semanticRetryMs;
+        lastFailure = err instanceof EngineError ? String(err.details?.reason ?? err.code) : 'unreachable';
+        return degraded(model, lastFailure, null);
+      }
+      lastFailure = null;
+      if (q.length !== idx.dims) return degraded(model, 'dimension-mismatch', null);
+      const found = idx.search(q, { k: cfg.semanticCandidates, floor: cfg.semanticFloor, ...(opts.allow ? { allow: opts.allow } : {}) });
+      return { hits: new Map(found.map((h) => [h.id, h.cosine])), info: { state: 'on', model, reason: null, coverage: null } };
+    },
+  };
+}
+
+export type SemanticService = ReturnType<typeof createSemanticService>;
+
+/** A stored vector's bytes as signed components (a view, no copy). */
+export function toInt8(bytes: Uint8Array): Int8Array {
+  return new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The int8 vector as the bytes SQLite stores. */
+export function toBytes(v: Int8Array): Uint8Array {
+  return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+}
