@@ -11,7 +11,6 @@ import type { EmbeddingStatus } from '../../engine/embeddings/types';
 import { embeddingEndpointOf } from '../../domain/llm/settings';
 import { modelSettings } from './model-settings.svelte';
 import { localDb } from '../local/local-db';
-import { modelSettings } from './model-settings.svelte';
 import { createOutbox, type Outbox, type RefusedWrite, type RetryOutcome } from '../local/outbox';
 
 const STATUS_RETRY_MS = 2000;
