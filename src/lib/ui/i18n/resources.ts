@@ -20,10 +20,12 @@ import { write as enWrite } from './locales/en/write';
 import { write as zhWrite } from './locales/zh-CN/write';
 import { inspect as enInspect } from './locales/en/inspect';
 import { inspect as zhInspect } from './locales/zh-CN/inspect';
+import { shell as enShell } from './locales/en/shell';
+import { shell as zhShell } from './locales/zh-CN/shell';
 
 export const resources = {
-  en: { common: enCommon, chat: enChat, settings: enSettings, recall: enRecall, jobs: enJobs, memory: enMemory, backup: enBackup, write: enWrite, inspect: enInspect },
-  'zh-CN': { common: zhCommon, chat: zhChat, settings: zhSettings, recall: zhRecall, jobs: zhJobs, memory: zhMemory, backup: zhBackup, write: zhWrite, inspect: zhInspect },
+  en: { common: enCommon, chat: enChat, settings: enSettings, recall: enRecall, jobs: enJobs, memory: enMemory, backup: enBackup, write: enWrite, inspect: enInspect, shell: enShell },
+  'zh-CN': { common: zhCommon, chat: zhChat, settings: zhSettings, recall: zhRecall, jobs: zhJobs, memory: zhMemory, backup: zhBackup, write: zhWrite, inspect: zhInspect, shell: zhShell },
 } as const;
 
 export type Locale = keyof typeof resources;
