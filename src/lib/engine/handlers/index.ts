@@ -3,6 +3,7 @@ import type { Services } from '../services';
 import { backupHandlers } from './backup';
 import { contextHandlers } from './context';
 import { contextFileHandlers } from './context-files';
+import { eraseHandlers } from './erase';
 import { conversationHandlers } from './conversations';
 import { recallHandlers } from './recall';
 import { maintenanceHandlers } from './maintenance';
@@ -31,5 +32,7 @@ export function handlerSet(services: Services): HandlerMap {
     ...contextFileHandlers(services),
     // backup (issue 6)
     ...backupHandlers(services),
+    // erase everything on this device (issue 15)
+    ...eraseHandlers(services),
   };
 }

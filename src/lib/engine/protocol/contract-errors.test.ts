@@ -156,6 +156,7 @@ const paths: Record<Method, Paths> = {
   'backup.exportDbFile': strict,
   'backup.checkDbFile': () => [{ file: notADatabase() }, { file: new Blob([]) }],
   'backup.importDbFile': () => [{ file: notADatabase(), confirm: true }],
+  'system.erase': () => [{ confirm: false }, {}],
 };
 
 function minimalExport() {

@@ -23,6 +23,7 @@ import type * as Backup from '../backup';
 import * as backupInput from '../backup/schemas';
 import type { IntegrityReport, JobRun, MaintenanceReport, SystemStatus } from './types';
 import type { ReindexReport } from '../store/fts-reindex';
+import type { EraseReport } from '../store/erase';
 
 const none = z.strictObject({});
 const id = z.string().min(1).max(100);
@@ -537,6 +538,13 @@ export const contract = {
     input: z.strictObject({ file: backupInput.file, confirm: z.literal(true) }),
     errors: ['UNSUPPORTED_VERSION'],
   }),
+
+  // ── erase everything on this device (issue 15) ────────────────────────────
+  /**
+   * Every row of every table, every full-text entry and every project's files; the file shrinks to its
+   * schema (VACUUM). Not a `write`: it cannot run inside one transaction, and no outbox may replay it.
+   */
+  'system.erase': call<EraseReport>()({ input: z.strictObject({ confirm: z.literal(true) }) }),
 } as const satisfies Record<string, CallSpec>;
 
 export type Contract = typeof contract;

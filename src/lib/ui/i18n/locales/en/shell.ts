@@ -1,5 +1,42 @@
 /** The app's frame (issue 15): notices, navigation, the confirmation dialog, erase, counted nouns. */
 export const shell = {
+  confirm: {
+    deleteConversation: 'Delete this conversation?',
+    deleteProject: 'Delete this project?',
+    deleteChapter: 'Delete this chapter?',
+    deleteFile: 'Delete this file?',
+    deleteMemory: 'Delete this memory?',
+    discardChanges: 'Discard your changes?',
+    discardWrite: 'Discard this change?',
+    discard: 'Discard',
+    reloadNow: 'Reload now?',
+    reload: 'Reload',
+    typeToConfirm: 'Type “{{word}}” to confirm',
+  },
+  erase: {
+    title: 'Erase everything on this device',
+    intro: 'Removes everything Engram keeps in this browser, so it starts again as on its first day:',
+    what: {
+      conversations: 'every conversation and its summaries',
+      memories: 'every memory, the profile, writing preferences and their history',
+      projects: 'every project, its chapters and its character, world and style files',
+      settings: 'your settings: memory settings, language, theme — and the model settings unless you keep them',
+    },
+    backupFirst: 'It cannot be undone. Export a backup first if you may want any of it back.',
+    open: 'Erase everything…',
+    erasing: 'Erasing…',
+    confirmTitle: 'Erase everything on this device?',
+    confirmBody: 'Every conversation, memory, project and setting Engram keeps in this browser is deleted for good. Open Engram windows start again.',
+    confirm: 'Erase everything',
+    word: 'erase',
+    keepModel: 'Keep my model settings (server, model and key)',
+    failed: 'Nothing was erased: {{reason}}',
+  },
+  notices: {
+    more_one: '+{{count}} more',
+    more_other: '+{{count}} more',
+    dismissAll: 'Dismiss all notices',
+  },
   units: {
     memories_one: '{{count}} memory',
     memories_other: '{{count}} memories',
