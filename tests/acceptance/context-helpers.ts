@@ -22,7 +22,8 @@ export async function build(t: TestEngine, input: Partial<Input<'context.build'>
 }
 
 export const layer = (r: ContextBuildResult, id: string) => r.layers.find((l) => l.id === id) as ContextBuildResult['layers'][number];
-export const prefixOf = (r: ContextBuildResult) => `${r.layers.slice(0, 4).map((l) => l.text).join('\n\n')}\n`;
+/** L0–L3 as sent: a layer with nothing in it sends nothing (issue 15). */
+export const prefixOf = (r: ContextBuildResult) => `${r.layers.slice(0, 4).map((l) => l.text).filter((x) => x !== '').join('\n\n')}\n`;
 export const allText = (r: ContextBuildResult) => r.messages.map((m) => m.content).join('\n');
 export const pending = (t: TestEngine) => t.driver.get<{ n: number }>("SELECT COUNT(*) AS n FROM context_runs WHERE status = 'pending'")?.n;
 export const SELECTION = { before: '飞船缓缓驶入轨道站。', text: '她非常非常快速地跑向了控制台，然后按下了按钮。', after: '警报停了。' };

@@ -43,7 +43,7 @@ describe('seed 000 memory', () => {
     expect(first.decisions).toMatchObject([{ kind: 'add' }]);
     const coffee = expectOk(await t.engine.call('memory.get', { id: first.decisions[0]!.memoryId! })).memory;
     // The atomic memory's fields: id, time, the user's own words, tags, the session it came from.
-    expect(coffee).toMatchObject({ content: '我喜欢喝咖啡', sessionId: s.id, createdAt: t.clock.now() });
+    expect(coffee).toMatchObject({ content: '我喜欢喝咖啡。', sessionId: s.id, createdAt: t.clock.now() });
     expect(coffee.id).toBeTruthy();
     expect(Array.isArray(coffee.tags)).toBe(true);
 
@@ -61,7 +61,8 @@ describe('seed 000 memory', () => {
     expect(old.memory).toMatchObject({ status: 'superseded', supersededBy: superseding.memoryId });
     expect(old.history.map((h) => h.action)).toEqual(['supersede', 'create']);
     const active = expectOk(await t.engine.call('memory.list', {})).items.map((m) => m.content);
-    expect(active).toEqual(['我现在不喜欢喝咖啡了，改喝茶', '我现在不喜欢喝咖啡了，改喝茶']);
+    // One fact each (issue 15): the two clauses are two memories, each its own sentence.
+    expect(active).toEqual(['我改喝茶。', '我现在不喜欢喝咖啡了。']);
 
     // "Remembered … [undo]": undoing the new memory brings the old one back.
     const undone = expectOk(await t.engine.call('memory.undo', { id: superseding.memoryId! }));

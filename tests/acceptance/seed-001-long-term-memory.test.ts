@@ -2,7 +2,7 @@
  * Seed 001 (AI Chat Memory System) long-term memory scenarios, against the real engine on sqlite-wasm:
  * storage, the retrieval algorithm, lifecycle and the list/get/delete/clear operations.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Input } from '../../src/lib/engine/protocol/contract';
 import { createTestEngine, expectOk, type TestEngine } from '../../src/lib/engine/testing';
 import { createMemoryRepo } from '../../src/lib/engine/store/memory-repo';
@@ -35,7 +35,7 @@ describe('seed 001 long-term memory', () => {
     const { user, assistant } = await turn(t, s.id, '我喜欢用 Python 写代码', '好的，我会用 Python 举例。');
     // Without a model: the heuristic rules read the user's message.
     const byRules = expectOk(await t.engine.call('memory.extract', { sessionId: s.id, userMessageId: user.message.id }));
-    expect(byRules.decisions).toMatchObject([{ kind: 'add', content: '我喜欢用 Python 写代码' }]);
+    expect(byRules.decisions).toMatchObject([{ kind: 'add', content: '我喜欢用 Python 写代码。' }]);
     const detail = expectOk(await t.engine.call('memory.get', { id: byRules.decisions[0]!.memoryId! }));
     expect(detail.memory).toMatchObject({ category: 'preference', source: 'user_stated', status: 'active', sessionId: s.id, messageId: user.message.id, language: 'zh' });
     expect(detail.memory.confidence).toBeGreaterThanOrEqual(0.9);
@@ -160,7 +160,11 @@ describe('seed 001 long-term memory', () => {
     expect(short.items.map((i) => [i.memory.id, i.via])).toEqual([[coffee.id, 'like']]);
 
     t.driver.exec('DROP TABLE memories_fts');
+    // sqlite-wasm prints the failed statement itself: expected here, so it is checked, not printed.
+    const printed = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const res = await retrieve(t, { query: 'Python 代码' });
+    expect(printed.mock.calls.flat().join(' ')).toMatch(/SQLITE_ERROR/);
+    printed.mockRestore();
     expect(res.ftsFailed).toBe(true);
     expect(res.items.map((i) => [i.memory.id, i.via, i.score.terms.keyword])).toEqual([
       [both.id, 'like', 1],

@@ -109,8 +109,10 @@ test.describe('issue 6 backups', () => {
     await openSettingsWithDownloads(page);
     await fill(page);
     await page.getByTestId('backup-cleanup-mode-all').check();
-    await page.getByTestId('backup-cleanup-confirm').fill('DELETE');
     await page.getByTestId('backup-cleanup-run').click();
+    // The typed word goes into the app's one confirmation dialog (issue 15).
+    await page.getByTestId('confirm-input').fill('DELETE');
+    await page.getByTestId('confirm-ok').click();
     await expect(page.getByTestId('backup-cleanup-report')).toBeVisible();
     await expect(page.getByTestId('backup-cleanup-conversations')).toContainText('1');
     await expect(page.getByTestId('backup-cleanup-turns')).toContainText('2');

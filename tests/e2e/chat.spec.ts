@@ -301,8 +301,9 @@ test.describe('issue 3 chat that remembers', () => {
     await expect(item.getByRole('button', { name: 'Unstar' })).toBeVisible();
     await page.getByTestId('new-session').click();
     await expect(page.getByTestId('message')).toHaveCount(0);
-    page.once('dialog', (d) => void d.accept());
     await item.getByRole('button', { name: 'Delete' }).click();
+    // The app's own confirmation dialog (issue 15), not the browser's.
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByTestId('session-item')).toHaveCount(0);
   });
 });

@@ -41,7 +41,7 @@ export async function open(page: Page, path = '/chat'): Promise<void> {
 
 /** Points the app at a model server through the Settings page, as a person would. */
 export async function configureModel(page: Page, opts: { baseUrl: string; model: string; apiKey?: string }): Promise<void> {
-  await page.goto('/settings#model');
+  await page.goto('/settings/model');
   await waitForEngine(page);
   await page.getByTestId('model-provider').selectOption('openai-compatible');
   await page.getByTestId('model-base-url').fill(opts.baseUrl);

@@ -66,7 +66,7 @@ test.describe('issue 4 long-term memory', () => {
     const row = page.getByTestId('memory-row').filter({ hasText: 'bullet points' });
     await row.first().click();
     await page.getByTestId('memory-delete').click();
-    await page.getByTestId('memory-delete-confirm').click();
+    await page.getByTestId('confirm-ok').click();
     await expect(page.getByTestId('memory-row').filter({ hasText: 'bullet points' })).toHaveCount(0);
     // The line it wrote into the profile went with it, visibly (and undoably).
     await expect(page.getByText('Profile updated: removed “Format: bullet points”')).toBeVisible();
@@ -110,9 +110,9 @@ test.describe('issue 4 long-term memory', () => {
     );
     expect(refused).toMatchObject({ ok: false, error: { code: 'MEMORY_CLEAR_CONFIRM_REQUIRED' } });
     await page.getByTestId('memory-clear').click();
-    await expect(page.getByTestId('memory-clear-confirm')).toBeDisabled();
-    await page.getByTestId('memory-clear-confirm-input').fill('delete');
-    await page.getByTestId('memory-clear-confirm').click();
+    await expect(page.getByTestId('confirm-ok')).toBeDisabled();
+    await page.getByTestId('confirm-input').fill('delete');
+    await page.getByTestId('confirm-ok').click();
     await expect(page.getByTestId('memory-clear-result')).toBeVisible();
     await expect(page.getByTestId('memory-total')).toHaveAttribute('data-total', '0');
   });

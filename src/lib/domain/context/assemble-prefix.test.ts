@@ -40,12 +40,22 @@ describe('004 同一 SKILL 类型在相同静态条件下复用前缀', () => {
     expect(after.stablePrefix.slice(line)).not.toBe(before.stablePrefix.slice(line));
   });
 
-  it('headings and markers do not follow the UI language', async () => {
-    const zh = await assembleContext(input({ locale: 'zh-CN' }));
-    const en = await assembleContext(input({ locale: 'en' }));
-    expect(en.stablePrefix).toBe(zh.stablePrefix);
-    expect(en.dynamicText.split('\n')[0]).toBe('[capabilities] project: available; selection: available; memory: available');
-    expect(zh.dynamicText.split('\n')[0]).toBe('[能力] 项目：可用；选区：可用；记忆：可用');
+  it('issue 15: the prompt follows the language of the message, not the UI language', async () => {
+    const polish = skill({ surrounding: 500 });
+    const zh = await assembleContext(input({ locale: 'zh-CN', skill: polish }));
+    const zhInEnUi = await assembleContext(input({ locale: 'en', skill: polish }));
+    expect(zhInEnUi.stablePrefix).toBe(zh.stablePrefix);
+    expect(zh.dynamicText.split('\n')[0]).toBe('本次可用： 项目：是；选区：是；记忆：是');
+    const english = layersOf({ L5: { items: [...layersOf().L5.items.filter((i) => i.kind !== 'message'), item('message', 'message', 'Make it tighter')] } });
+    const en = await assembleContext(input({ locale: 'zh-CN', skill: polish, layers: english }));
+    expect(en.language).toBe('en');
+    expect(en.dynamicText.split('\n')[0]).toBe('Available: project: yes; selection: yes; memory: yes');
+    expect(layer(en, 'L2').text.startsWith('## Writing preferences\n[Learned writing preferences]\n- ')).toBe(true);
+    expect(layer(en, 'L2').text).toContain('(confidence: 0.95, confirmed by the user)');
+    // A message with no letters of either language ("👍") takes the UI's.
+    const noWords = layersOf({ L5: { items: [item('message', 'message', '👍 42')] } });
+    expect((await assembleContext(input({ locale: 'en', layers: noWords }))).language).toBe('en');
+    expect((await assembleContext(input({ locale: 'zh-CN', layers: noWords }))).language).toBe('zh');
   });
 });
 
@@ -82,17 +92,18 @@ describe('004 stablePrefixHash 的口径稳定且可用于验收', () => {
 
 describe('004 行为控制使用 masking 而非删除', () => {
   it('no selection and no project: L0 stays byte-identical, the flag line says what is unavailable', async () => {
-    const full = await assembleContext(input());
+    const polish = skill({ surrounding: 500 });
+    const full = await assembleContext(input({ skill: polish }));
     const l5 = { items: layersOf().L5.items.filter((i) => i.kind !== 'selection') };
-    const masked = await assembleContext(input({ layers: layersOf({ L5: l5 }), capabilities: { project: false } }));
+    const masked = await assembleContext(input({ skill: polish, layers: layersOf({ L5: l5 }), capabilities: { project: false } }));
     expect(layer(masked, 'L0').text).toBe(layer(full, 'L0').text);
     expect(masked.stablePrefixHash).toBe(full.stablePrefixHash);
-    expect(masked.dynamicText.split('\n')[0]).toBe('[能力] 项目：不可用；选区：不可用；记忆：可用');
+    expect(masked.dynamicText.split('\n')[0]).toBe('本次可用： 项目：否；选区：否；记忆：是');
   });
 
   it('memory shows as unavailable when a memory layer could not be read', async () => {
-    const pkg = await assembleContext(input({ locale: 'en', layers: layersOf({ L4: { status: 'timeout', items: [] } }) }));
-    expect(pkg.dynamicText.split('\n')[0]).toBe('[capabilities] project: available; selection: available; memory: unavailable');
+    const pkg = await assembleContext(input({ skill: skill({ memories: true }), layers: layersOf({ L4: { status: 'timeout', items: [] } }) }));
+    expect(pkg.dynamicText.split('\n')[0]).toBe('本次可用： 项目：是；选区：是；记忆：否');
   });
 });
 
@@ -101,7 +112,7 @@ describe('004 默认自动注入（无需手动预览）', () => {
     const shuffled = [...layersOf().L2.items].reverse();
     const pkg = await assembleContext(input({ layers: layersOf({ L2: { items: shuffled } }) }));
     expect(layer(pkg, 'L2').text.split('\n')).toEqual([
-      '## L2 · preferences · 用户偏好',
+      '## 用户偏好',
       '[用户写作偏好 - 自动学习]',
       '- 动作场景：偏好短句（平均 < 15 字），节奏紧凑（置信度: 0.87）',
       '- 对白风格：口语化，避免书面语气（置信度: 0.92）',
@@ -109,10 +120,12 @@ describe('004 默认自动注入（无需手动预览）', () => {
     ]);
   });
 
-  it('without any preference the section holds the fixed empty placeholder', async () => {
-    const pkg = await assembleContext(input({ layers: layersOf({ L2: { status: 'empty', items: [] } }) }));
-    expect(layer(pkg, 'L2').text).toBe('## L2 · preferences · 用户偏好\n[用户写作偏好 - 自动学习]\n- （暂无偏好 · no preferences yet）');
+  it('without any preference a skill run\'s section holds the fixed empty placeholder; a chat turn sends none', async () => {
+    const pkg = await assembleContext(input({ skill: skill({ surrounding: 500 }), layers: layersOf({ L2: { status: 'empty', items: [] } }) }));
+    expect(layer(pkg, 'L2').text).toBe('## 用户偏好\n[用户写作偏好 - 自动学习]\n- （暂无偏好）');
     expect(pkg.memoryDegraded).toBe(false);
+    const chat = await assembleContext(input({ layers: layersOf({ L2: { status: 'empty', items: [] } }) }));
+    expect(layer(chat, 'L2').text).toBe('');
   });
 
   it('003 项目级记忆覆盖全局记忆: the project rule is injected, the global one masked and recorded', async () => {
@@ -130,7 +143,7 @@ describe('004 精准注入（只给需要的）', () => {
   it('surrounding: 500 without characters: only the selection and its surroundings, no settings', async () => {
     const pkg = await assembleContext(input({ skill: skill({ surrounding: 500 }) }));
     const l3 = layer(pkg, 'L3');
-    expect(l3.text).toBe('## L3 · project settings · 项目设定\n[L3 project settings: none]');
+    expect(l3.text).toBe('');
     expect(l3.cut.map((c) => [c.itemId, c.reason])).toEqual([
       ['file:.engram/characters/alice.md', 'not-requested'],
       ['file:.engram/world/setting.md', 'not-requested'],
@@ -151,8 +164,8 @@ describe('004 精准注入（只给需要的）', () => {
   it('surrounding: N trims each side at paragraph boundaries and records the trim', async () => {
     const pkg = await assembleContext(input({ skill: skill({ surrounding: 8 }) }));
     const l5 = layer(pkg, 'L5');
-    expect(l5.text).toContain('[before · 前文]\n第二段开始了。\n\n[selection · 选区]');
-    expect(l5.text).toContain('[after · 后文]\n警报停了。\n\n[message · 用户消息]');
+    expect(l5.text).toContain('选区前文：\n第二段开始了。\n\n选区：');
+    expect(l5.text).toContain('选区后文：\n警报停了。\n\n请求：');
     expect(l5.cut.filter((c) => c.reason === 'trimmed').map((c) => c.itemId)).toEqual(['surround:before', 'surround:after']);
   });
 
@@ -181,7 +194,7 @@ describe('004 历史记录自动压缩: L4 uses the compact summary and cites th
       fullRef: { table: 'messages', ids: [11, 50] },
     });
     const pkg = await assembleContext(input({ layers: layersOf({ L4: { items: [compactItem(summary, 's1')] } }), skill: skill({ history: true }) }));
-    expect(layer(pkg, 'L4').text).toContain('[compact:s1:1-40] compact summary 压缩摘要 (1–40) · full: messages#11-50');
+    expect(layer(pkg, 'L4').text).toContain('- 本次对话之前的内容： compact summary 压缩摘要 (1–40)');
     expect(layer(pkg, 'L4').sources).toEqual(['messages#11-50']);
   });
 });

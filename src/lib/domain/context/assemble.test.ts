@@ -3,18 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors';
 import { assembleContext } from './assemble';
 import { preferenceItem } from './preferences';
+import { PROMPT_WORDS } from './prompt-language';
 import { parseContextRules } from './rules';
 import { counter, input, item, layersOf } from './testing';
 import type { AssembleInput, ContextPackage, LayerId, LayerResult } from './types';
 
-const HEADINGS = [
-  '## L0 · rules · 规则',
-  '## L1 · user profile · 用户画像',
-  '## L2 · preferences · 用户偏好',
-  '## L3 · project settings · 项目设定',
-  '## L4 · retrieved · 相关记忆',
-  '## L5 · immediate · 当前任务',
-];
+/** The fixtures' message is Chinese, so is every word the engine adds (issue 15). */
+const HEADINGS = ['## 指令', '## 关于用户', '## 用户偏好', '## 项目设定', '## 相关记忆', '## 当前任务'];
 
 const skill = (rules: unknown) => ({ id: 'polish', rules: parseContextRules(rules) });
 const nodeSha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -31,20 +26,24 @@ describe('004 构建一次 SKILL 调用的上下文包', () => {
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     expect(pkg.stablePrefix).not.toContain('用户上周决定');
-    expect(pkg.dynamicText).toContain('[memory:m1] 用户上周决定把第三章改成倒叙。');
+    // A memory reaches the model as its sentence, never with an id it might echo.
+    expect(pkg.dynamicText).toContain('- 用户上周决定把第三章改成倒叙。');
+    expect(pkg.dynamicText).not.toMatch(/\[(?:memory|episode|summary):/u);
+    expect(pkg.language).toBe('zh');
   });
 
   it('sends the prefix first, then the recent turns as native messages, then the task', async () => {
     const pkg = await assembleContext(input({ skill: skill({ surrounding: 500, history: true }) }));
     expect(pkg.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(pkg.messages[0]?.content.startsWith(pkg.stablePrefix)).toBe(true);
-    expect(pkg.messages[0]?.content).toContain('## L4 · retrieved');
+    expect(pkg.messages[0]?.content).toContain('## 相关记忆');
     expect(pkg.messages[1]?.content).toBe('帮我看看这一段。');
     expect(pkg.messages[2]?.content).toBe('好的，请选中要润色的文字。');
     const task = pkg.messages[3]?.content ?? '';
-    expect(task.indexOf('[before · 前文]')).toBeLessThan(task.indexOf('[selection · 选区]'));
-    expect(task.indexOf('[selection · 选区]')).toBeLessThan(task.indexOf('[after · 后文]'));
-    expect(task.indexOf('[after · 后文]')).toBeLessThan(task.indexOf('[message · 用户消息]'));
+    expect(task.startsWith('## 当前任务\n')).toBe(true);
+    expect(task.indexOf('选区前文：')).toBeLessThan(task.indexOf('选区：'));
+    expect(task.indexOf('选区：')).toBeLessThan(task.indexOf('选区后文：'));
+    expect(task.indexOf('选区后文：')).toBeLessThan(task.indexOf('请求：\n润色这段'));
     expect(pkg.totalTokens).toBe(pkg.messages.reduce((s, m) => s + counter.count(m.content), 0));
   });
 
@@ -58,11 +57,11 @@ describe('004 构建一次 SKILL 调用的上下文包', () => {
 
 describe('004 任意层缺失/失败 MUST 可判定（不得 silent failure）', () => {
   it.each([
-    ['L1', 'missing', '[L1 user profile: unavailable (missing)]'],
-    ['L2', 'timeout', '[L2 preferences: unavailable (timeout)]'],
-    ['L3', 'canceled', '[L3 project settings: unavailable (canceled)]'],
-    ['L4', 'timeout', '[L4 retrieved: unavailable (timeout)]'],
-    ['L5', 'canceled', '[L5 immediate: unavailable (canceled)]'],
+    ['L1', 'missing', '[关于用户：本次未能载入（无法读取）]'],
+    ['L2', 'timeout', '[用户偏好：本次未能载入（超时）]'],
+    ['L3', 'canceled', '[项目设定：本次未能载入（已取消）]'],
+    ['L4', 'timeout', '[相关记忆：本次未能载入（超时）]'],
+    ['L5', 'canceled', '[当前任务：本次未能载入（已取消）]'],
   ] as const)('%s %s renders the fixed marker %s', async (id, status, marker) => {
     const pkg = await assembleContext(input({ layers: layersOf({ [id]: { status, items: [], reason: 'DB_UNAVAILABLE' } }) }));
     const l = layer(pkg, id);
@@ -76,19 +75,14 @@ describe('004 任意层缺失/失败 MUST 可判定（不得 silent failure）',
     const layers = layersOf() as Partial<Record<LayerId, unknown>>;
     delete layers.L4;
     const pkg = await assembleContext(input({ layers: layers as AssembleInput['layers'] }));
-    expect(layer(pkg, 'L4').text).toContain('[L4 retrieved: unavailable (missing)]');
+    expect(layer(pkg, 'L4').text).toContain('[相关记忆：本次未能载入（无法读取）]');
     expect(pkg.memoryDegraded).toBe(true);
   });
 
   it('003 记忆检索失败时降级到默认规则: degraded L2 shows the defaults and a marker', async () => {
     const defaults = { status: 'degraded' as const, items: [preferenceItem({ id: 'default:1', rule: '保持原文语气', scope: 'global', confidence: 0.5 })] };
     const pkg = await assembleContext(input({ layers: layersOf({ L2: defaults }) }));
-    expect(layer(pkg, 'L2').text.split('\n')).toEqual([
-      '## L2 · preferences · 用户偏好',
-      '[用户写作偏好 - 自动学习]',
-      '[L2 preferences: degraded]',
-      '- 保持原文语气（置信度: 0.50）',
-    ]);
+    expect(layer(pkg, 'L2').text.split('\n')).toEqual(['## 用户偏好', '[用户写作偏好 - 自动学习]', '[用户偏好：仅部分载入]', '- 保持原文语气（置信度: 0.50）']);
     expect(pkg.memoryDegraded).toBe(true);
   });
 
@@ -99,10 +93,29 @@ describe('004 任意层缺失/失败 MUST 可判定（不得 silent failure）',
     expect(layer(pkg, 'L2').cut).toEqual([{ itemId: 'preference:blank', reason: 'trimmed', tokensBefore: 0, tokensAfter: 0 }]);
   });
 
-  it('an empty or disabled profile is no degradation', async () => {
-    const pkg = await assembleContext(input({ layers: layersOf({ L1: { status: 'empty', items: [], reason: 'disabled' } }) }));
-    expect(layer(pkg, 'L1').text).toBe('## L1 · user profile · 用户画像\n[L1 user profile: none]');
+  it('issue 15: an empty or disabled layer sends nothing, and is no degradation', async () => {
+    const empty = { status: 'empty' as const, items: [], reason: 'disabled' };
+    const pkg = await assembleContext(input({ layers: layersOf({ L1: empty, L3: { items: [] }, L4: { items: [] } }) }));
+    for (const id of ['L1', 'L3', 'L4'] as const) expect(layer(pkg, id).text).toBe('');
     expect(pkg.memoryDegraded).toBe(false);
+    const sent = pkg.messages.map((m) => m.content).join('\n');
+    for (const h of ['## 关于用户', '## 项目设定', '## 相关记忆']) expect(sent).not.toContain(h);
+    expect(pkg.stablePrefix).not.toMatch(/\n{3,}/u);
+  });
+
+  it('issue 15: a chat message is sent as typed, with no scaffolding around it', async () => {
+    const L5 = { items: [item('turn:1', 'turn', 'Hi', { meta: { role: 'user' } }), item('working-memory', 'working-memory', 'topic: sister Lena'), item('message', 'message', 'My sister is called Lena.')] };
+    const pkg = await assembleContext(input({ layers: layersOf({ L5, L2: { items: [] } }) }));
+    expect(pkg.language).toBe('en');
+    expect(pkg.messages.at(-1)).toEqual({ role: 'user', content: 'My sister is called Lena.' });
+    // The state of the conversation goes with the system message; chat has no capability line.
+    expect(pkg.messages[0]?.content).toContain('This conversation so far:\ntopic: sister Lena');
+    expect(pkg.messages[0]?.content).not.toContain('Available:');
+    expect(layer(pkg, 'L2').text).toBe('');
+    // The user's own (Chinese) profile and memories stay as they are; no word Engram adds is Chinese.
+    const sent = pkg.messages.map((m) => m.content).join('\n');
+    for (const h of Object.values(PROMPT_WORDS.zh.headings)) expect(sent).not.toContain(h);
+    expect(sent).toContain('## Relevant memories');
   });
 
   it.each([
@@ -126,7 +139,7 @@ describe('004 每层的 Token 预算（真实分词器，按模型可设）', ()
     expect(l4.tokens).toBeLessThanOrEqual(budget);
     expect(l4.budget).toBe(budget);
     expect(l4.items.map((i) => i.id)).toEqual(['memory:m1', 'episode:e1']);
-    expect(l4.cut).toEqual([{ itemId: 'summary:s1', reason: 'over-budget', tokensBefore: counter.count('[summary:s1] 讨论了第三章的节奏问题。'), tokensAfter: 0 }]);
+    expect(l4.cut).toEqual([{ itemId: 'summary:s1', reason: 'over-budget', tokensBefore: counter.count('- 讨论了第三章的节奏问题。'), tokensAfter: 0 }]);
   });
 
   it('a per-model ratio scales the counts', async () => {
@@ -141,7 +154,7 @@ describe('004 每层的 Token 预算（真实分词器，按模型可设）', ()
   it('trims a long setting file at a paragraph boundary rather than dropping it', async () => {
     const long = ['第一段：轨道站有三层。上层是居住区。', '第二段：中层是农场。', '第三段：下层是反应堆。没有人愿意去那里。'].join('\n');
     const L3 = { items: [item('file:.engram/world/station.md', 'world', long)] };
-    const wanted = `## L3 · project settings · 项目设定\n[file:.engram/world/station.md]\n第一段：轨道站有三层。上层是居住区。\n第二段：中层是农场。`;
+    const wanted = `## 项目设定\n[file:.engram/world/station.md]\n第一段：轨道站有三层。上层是居住区。\n第二段：中层是农场。`;
     const pkg = await assembleContext(input({ layers: layersOf({ L3 }), skill: skill({ 'project-settings': true }), budgets: { L3: counter.count(wanted) + 1 } }));
     expect(layer(pkg, 'L3').text).toBe(wanted);
     expect(layer(pkg, 'L3').cut).toMatchObject([{ itemId: 'file:.engram/world/station.md', reason: 'trimmed' }]);

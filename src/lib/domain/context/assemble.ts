@@ -4,28 +4,22 @@
  *   ┌──────────── stablePrefix (hashed) ────────────┐┌──────── dynamic ────────┐
  *   │ L0 rules │ L1 profile │ L2 prefs │ L3 settings ││ flags │ L4 │ L5        │
  *   └───────────────────────────────────────────────┘└─────────────────────────┘
- *   messages: system = prefix + flags + L4 · recent turns (native) · user = rest of L5
+ *   messages: system = prefix + flags (skills) + L4 + working memory · recent turns (native)
+ *             · user = the task: the message as typed, or the labelled selection blocks and request
  *
  * Pure and deterministic: no clock, no randomness, no request ids; the same inputs give the same
- * bytes. Every layer is always present (content, fixed placeholder or fixed marker), so the structure
- * never drifts and a gap is always visible.
+ * bytes. Every word it adds is in one language, the prompt's (prompt-language.ts). A layer with nothing
+ * in it sends nothing — except a skill run's L2, which keeps seed 004's fixed empty placeholder — while
+ * a layer that could not be read always says so with a fixed marker, so a gap is never silent.
  */
 import { EngineError } from '../errors';
 import { flagLine } from './capabilities';
 import { fitToBudget, type Candidate, type Fitted } from './budget';
 import { LAYERS } from './layers';
-import { PREFERENCES_EMPTY, PREFERENCES_HEADER } from './preferences';
+import { preferencesEmpty, preferencesHeader } from './preferences';
 import { prepareLayer, type Prepared } from './prepare';
-import {
-  degradedMarker,
-  emptyPlaceholder,
-  heading,
-  isUnavailable,
-  renderItem,
-  separatorOf,
-  turnRole,
-  unavailableMarker,
-} from './serialize';
+import { promptLanguage, type PromptLanguage } from './prompt-language';
+import { degradedMarker, heading, isUnavailable, l5Slot, renderItem, separatorOf, turnRole, unavailableMarker } from './serialize';
 import { sha256Hex } from './hash';
 import type { AssembleInput, Capability, ContextMessage, ContextPackage, LayerId, LayerInput, LayerResult } from './types';
 
@@ -65,32 +59,48 @@ function requireRules(input: LayerInput | undefined): void {
 
 interface BuiltLayer {
   result: LayerResult;
-  /** Kept L5 turns for native messages, and the rest of L5 rendered without them. */
+  /** Kept L5 turns for native messages. */
   turns: ContextMessage[];
-  restText: string;
+  /** L5's working memory, for the system message's dynamic part. */
+  stateText: string;
+  /** L5's task (selection blocks and the message), the final user message. */
+  taskText: string;
 }
 
-function buildLayer(id: LayerId, input: LayerInput | undefined, ctx: AssembleInput): BuiltLayer {
+interface BuildContext {
+  input: AssembleInput;
+  lang: PromptLanguage;
+}
+
+const TASK_SLOTS = new Set(['before', 'selection', 'after', 'message']);
+
+function buildLayer(id: LayerId, layerInput: LayerInput | undefined, b: BuildContext): BuiltLayer {
+  const ctx = b.input;
   const spec = LAYERS.find((l) => l.id === id) as (typeof LAYERS)[number];
   const budget = ctx.budgets?.[id] ?? spec.defaultBudget;
-  const status = input ? (input.status ?? 'ok') : 'missing';
-  const reason = input?.reason === undefined ? {} : { reason: input.reason };
-  // L2 keeps its 003 header line in every state, so only the body below it can change.
-  const head = [heading(id), ...(id === 'L2' ? [PREFERENCES_HEADER] : [])];
+  const status = layerInput ? (layerInput.status ?? 'ok') : 'missing';
+  const reason = layerInput?.reason === undefined ? {} : { reason: layerInput.reason };
+  // L2 keeps its 003 header line in every state it shows, so only the body below it can change.
+  const head = [heading(id, b.lang), ...(id === 'L2' ? [preferencesHeader(b.lang)] : [])];
+  const none: Omit<BuiltLayer, 'result'> = { turns: [], stateText: '', taskText: '' };
   if (isUnavailable(status)) {
-    const text = [...head, unavailableMarker(id, status)].join('\n');
+    const text = [...head, unavailableMarker(id, status, b.lang)].join('\n');
     const result: LayerResult = { id, text, tokens: ctx.counter.count(text), budget, status, sources: [], cut: [], items: [], ...reason };
-    return { result, turns: [], restText: text };
+    return { result, ...none };
   }
-  if (status === 'degraded') head.push(degradedMarker(id));
-  const { items, cut } = prepareLayer({ id, items: input?.items ?? [], rules: ctx.skill?.rules, counter: ctx.counter });
+  if (status === 'degraded') head.push(degradedMarker(id, b.lang));
+  const { items, cut } = prepareLayer({ id, items: layerInput?.items ?? [], rules: ctx.skill?.rules, counter: ctx.counter, lang: b.lang });
   const byId = new Map(items.map((p) => [p.item.id, p]));
   const sep = separatorOf(id);
-  const placeholder = id === 'L2' ? PREFERENCES_EMPTY : emptyPlaceholder(id);
-  const render = (kept: readonly Fitted[]) =>
-    [...head, kept.length > 0 ? kept.map((k) => k.rendered).join(sep) : placeholder].join('\n');
+  // Seed 004 keeps a skill run's L2 even when empty ("稳定的空占位"); elsewhere an empty layer sends nothing.
+  const placeholder = id === 'L2' && ctx.skill ? preferencesEmpty(b.lang) : null;
+  const render = (kept: readonly Fitted[]) => {
+    if (kept.length > 0) return [...head, kept.map((k) => k.rendered).join(sep)].join('\n');
+    if (placeholder !== null) return [...head, placeholder].join('\n');
+    return status === 'degraded' ? head.join('\n') : '';
+  };
   const candidates: Candidate[] = items.map((p) => {
-    const full = renderItem(id, p.item, p.citation);
+    const full = renderItem(id, p.item, p.citation, b.lang);
     const label = full.slice(0, full.length - p.item.text.length);
     return {
       itemId: p.item.id,
@@ -117,24 +127,43 @@ function buildLayer(id: LayerId, input: LayerInput | undefined, ctx: AssembleInp
     items: fit.kept.map((k) => ({ id: k.itemId, tokens: k.tokens })),
     ...reason,
   };
-  const isTurn = (k: Fitted) => byId.get(k.itemId)?.item.kind === 'turn';
-  const turns = id === 'L5' ? fit.kept.filter(isTurn).map((k) => toMessage(byId.get(k.itemId) as Prepared)) : [];
-  const restText = id === 'L5' ? render(fit.kept.filter((k) => !isTurn(k))) : text;
-  return { result, turns, restText };
+  if (id !== 'L5') return { result, ...none };
+  const slotOf = (k: Fitted) => l5Slot((byId.get(k.itemId) as Prepared).item);
+  const task = fit.kept.filter((k) => TASK_SLOTS.has(slotOf(k)));
+  const state = fit.kept.filter((k) => slotOf(k) === 'working-memory');
+  // The message alone is sent as typed; a task with a selection gets its heading and labelled blocks.
+  const onlyMessage = task.length === 1 && slotOf(task[0]!) === 'message';
+  return {
+    result,
+    turns: fit.kept.filter((k) => slotOf(k) === 'turn').map((k) => toMessage(byId.get(k.itemId) as Prepared)),
+    stateText: state.map((k) => k.rendered).join(sep),
+    taskText: onlyMessage ? (byId.get(task[0]!.itemId) as Prepared).item.text : render(task),
+  };
 }
 
 function toMessage(p: Prepared): ContextMessage {
   return { role: turnRole(p.item), content: p.item.text };
 }
 
+/** The prompt's language: the caller's, else the message's (or the selection's), else the UI's. */
+function languageOf(input: AssembleInput): PromptLanguage {
+  if (input.language) return input.language;
+  const task = input.layers.L5?.items ?? [];
+  const text = (kind: string) => task.find((i) => i.kind === kind)?.text;
+  return promptLanguage([text('message'), text('selection')], input.locale);
+}
+
+const nonEmpty = (parts: readonly string[]) => parts.filter((p) => p !== '');
+
 const MEMORY_LAYERS: readonly LayerId[] = ['L1', 'L2', 'L4'];
 
 export async function assembleContext(input: AssembleInput): Promise<ContextPackage> {
   checkBudgets(input.budgets);
   requireRules(input.layers.L0);
-  const built = LAYERS.map((spec) => buildLayer(spec.id, input.layers[spec.id], input));
+  const b: BuildContext = { input, lang: languageOf(input) };
+  const built = LAYERS.map((spec) => buildLayer(spec.id, input.layers[spec.id], b));
   const at = (id: LayerId) => built[LAYERS.findIndex((l) => l.id === id)] as BuiltLayer;
-  const layers = built.map((b) => b.result);
+  const layers = built.map((x) => x.result);
   // 003 degradation: memory is degraded when any memory-backed layer could not be read in full.
   const memoryDegraded = MEMORY_LAYERS.some((id) => {
     const s = at(id).result.status;
@@ -147,21 +176,23 @@ export async function assembleContext(input: AssembleInput): Promise<ContextPack
     selection: input.capabilities?.selection ?? hasSelection,
     memory: input.capabilities?.memory ?? !memoryDegraded,
   };
-  const flag = flagLine(flags, input.locale);
-  const stablePrefix = `${layers.slice(0, 4).map((l) => l.text).join('\n\n')}\n`;
+  // Masking (004) is for skills, whose L0 describes every capability; a chat turn has none to mask.
+  const flag = input.skill ? flagLine(flags, b.lang) : '';
+  const stablePrefix = `${nonEmpty(layers.slice(0, 4).map((l) => l.text)).join('\n\n')}\n`;
   const l4 = at('L4');
   const l5 = at('L5');
-  const dynamicText = `${[flag, l4.result.text, l5.result.text].join('\n\n')}\n`;
+  const dynamic = nonEmpty([flag, l4.result.text, l5.stateText]);
   const messages: ContextMessage[] = [
-    { role: 'system', content: `${stablePrefix}\n${flag}\n\n${l4.result.text}\n` },
+    { role: 'system', content: dynamic.length > 0 ? `${stablePrefix}\n${dynamic.join('\n\n')}\n` : stablePrefix },
     ...l5.turns,
-    { role: 'user', content: `${l5.restText}\n` },
+    { role: 'user', content: l5.taskText },
   ];
   return {
     layers,
+    language: b.lang,
     stablePrefix,
     stablePrefixHash: await sha256Hex(stablePrefix),
-    dynamicText,
+    dynamicText: `${nonEmpty([flag, l4.result.text, l5.result.text]).join('\n\n')}\n`,
     messages,
     totalTokens: messages.reduce((sum, m) => sum + input.counter.count(m.content), 0),
     memoryDegraded,

@@ -19,11 +19,13 @@ export {
 export {
   preferenceItem,
   formatPreferenceLine,
-  PREFERENCES_HEADER,
-  PREFERENCES_EMPTY,
+  preferencesHeader,
+  preferencesEmpty,
   type PreferenceRule,
 } from './preferences';
-export { heading, unavailableMarker, degradedMarker, emptyPlaceholder, normaliseText } from './serialize';
+export { heading, unavailableMarker, degradedMarker, normaliseText } from './serialize';
+export { promptLanguage, PROMPT_WORDS, type PromptLanguage, type PromptWords } from './prompt-language';
+export { stripScaffolding } from './reply-clean';
 export { flagLine, CAPABILITIES } from './capabilities';
 export { trimToTokens } from './budget';
 export { loadLayer } from './load-layer';

@@ -1,10 +1,11 @@
 /**
- * L2, the preferences section (seed 004 "用户偏好自动注入"; format from seed 003 "语义记忆注入"):
+ * L2, the preferences section (seed 004 "用户偏好自动注入"; format from seed 003 "语义记忆注入", in the
+ * prompt's language — prompt-language.ts):
  *
- *   [用户写作偏好 - 自动学习]
- *   - 动作场景：偏好短句（平均 < 15 字），节奏紧凑（置信度: 0.87）
- *   - 叙事视角：严格第一人称（置信度: 0.95，用户已确认）
- *   - 使用第三人称全知（置信度: 0.90，项目级）
+ *   [用户写作偏好 - 自动学习]                     [Learned writing preferences]
+ *   - 动作场景：偏好短句（置信度: 0.87）           - Short sentences in action scenes (confidence: 0.87)
+ *   - 叙事视角：严格第一人称（置信度: 0.95，用户已确认） - … (confidence: 0.95, confirmed by the user)
+ *   - 使用第三人称全知（置信度: 0.90，项目级）       - … (confidence: 0.90, this project)
  *
  * Lines are in creation order (`order`, then id), so a new rule is appended at the end of the block
  * and every byte before it stays the same (append-only, 02-kv-cache doc). Scope precedence (003
@@ -17,11 +18,17 @@
 import { z } from 'zod';
 import { parseOrThrow } from '../validation';
 import { contradiction, parseClaimKey, type Claim } from '../semantic/claims';
+import { PROMPT_WORDS, type PromptLanguage } from './prompt-language';
 import type { ContextItem, CutRecord } from './types';
 
-export const PREFERENCES_HEADER = '[用户写作偏好 - 自动学习]';
-/** The fixed body when there is no rule at all: the section never disappears (004). */
-export const PREFERENCES_EMPTY = '- （暂无偏好 · no preferences yet）';
+export function preferencesHeader(lang: PromptLanguage): string {
+  return PROMPT_WORDS[lang].preferences.header;
+}
+
+/** The fixed body of a skill run's L2 when there is no rule at all: the section never disappears there (004). */
+export function preferencesEmpty(lang: PromptLanguage): string {
+  return PROMPT_WORDS[lang].preferences.empty;
+}
 
 export const preferenceMetaSchema = z.object({
   scope: z.enum(['global', 'project']),
@@ -59,12 +66,13 @@ export function preferenceItem(rule: PreferenceRule): ContextItem {
 }
 
 /** 003 line format. Confidence has two decimals so small learning updates do not churn the prefix. */
-export function formatPreferenceLine(text: string, meta: Pick<PreferenceMeta, 'scope' | 'confidence' | 'userConfirmed'>): string {
-  const notes = [`置信度: ${meta.confidence.toFixed(2)}`];
-  if (meta.userConfirmed) notes.push('用户已确认');
-  if (meta.scope === 'project') notes.push('项目级');
+export function formatPreferenceLine(text: string, meta: Pick<PreferenceMeta, 'scope' | 'confidence' | 'userConfirmed'>, lang: PromptLanguage = 'zh'): string {
+  const w = PROMPT_WORDS[lang].preferences;
+  const notes = [w.confidence(meta.confidence.toFixed(2))];
+  if (meta.userConfirmed) notes.push(w.confirmed);
+  if (meta.scope === 'project') notes.push(w.project);
   // One rule, one line: a line break inside a rule would break the block's structure.
-  return `- ${text.replace(/\s*\n\s*/g, ' ')}（${notes.join('，')}）`;
+  return `- ${text.replace(/\s*\n\s*/g, ' ')}${w.open}${notes.join(w.sep)}${w.close}`;
 }
 
 export interface ResolvedPreference {

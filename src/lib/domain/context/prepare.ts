@@ -7,6 +7,7 @@ import { EngineError } from '../errors';
 import type { TokenCounter } from '../text/tokens';
 import { filePathOf, looksAbsolute } from './project-path';
 import { formatPreferenceLine, maskedCut, resolvePreferences } from './preferences';
+import type { PromptLanguage } from './prompt-language';
 import { isRequested, ruleFieldFor, type ContextRules } from './rules';
 import { compareStable, l5Rank, l5Slot, normaliseText } from './serialize';
 import { trimSurrounding } from './surrounding';
@@ -110,6 +111,7 @@ export function prepareLayer(opts: {
   items: readonly ContextItem[];
   rules: ContextRules | undefined;
   counter: TokenCounter;
+  lang: PromptLanguage;
 }): { items: Prepared[]; cut: CutRecord[] } {
   const { id, counter } = opts;
   const cut: CutRecord[] = [];
@@ -130,7 +132,7 @@ export function prepareLayer(opts: {
     const byId = new Map(prepared.map((p) => [p.item.id, p]));
     prepared = kept.map((k) => {
       const p = byId.get(k.item.id) as Prepared;
-      return { ...p, item: { ...p.item, text: formatPreferenceLine(p.item.text, k.meta), meta: { ...p.item.meta, ...k.meta } } };
+      return { ...p, item: { ...p.item, text: formatPreferenceLine(p.item.text, k.meta, opts.lang), meta: { ...p.item.meta, ...k.meta } } };
     });
   }
   return { items: sortForDisplay(id, prepared), cut };

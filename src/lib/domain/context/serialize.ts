@@ -1,41 +1,29 @@
 /**
- * Deterministic serialization (seed 004 "确定性序列化"). Every heading, marker and placeholder is a
- * fixed string that does not depend on the UI language, the clock or the request: the same static
- * inputs give byte-identical L0–L3 text. Headings carry the English name and the seed's Chinese term.
+ * Deterministic serialization (seed 004 "确定性序列化"). Every heading, label, marker and placeholder is a
+ * fixed string of the prompt's language (prompt-language.ts) that does not depend on the clock or the
+ * request: the same static inputs in the same language give byte-identical L0–L3 text. A layer with
+ * nothing in it sends nothing (issue 15), except where a seed keeps a fixed placeholder (L2 for skills).
  *
- *   ## L2 · preferences · 用户偏好          ← heading (fixed)
- *   [用户写作偏好 - 自动学习]               ← fixed header (L2 only)
- *   - <rule>（置信度: 0.87）                ← items, or the fixed placeholder / marker line
+ *   ## Writing preferences                  ← heading (fixed per language)
+ *   [Learned writing preferences]           ← fixed header (L2 only)
+ *   - <rule> (confidence: 0.87)             ← items, or the fixed placeholder / marker line
  */
 import type { LayerId, LayerStatus, ContextItem } from './types';
-import { layerSpec } from './layers';
+import { layerTitle, PROMPT_WORDS, type PromptLanguage } from './prompt-language';
 
-const CHINESE_NAME: Record<LayerId, string> = {
-  L0: '规则',
-  L1: '用户画像',
-  L2: '用户偏好',
-  L3: '项目设定',
-  L4: '相关记忆',
-  L5: '当前任务',
-};
-
-export function heading(id: LayerId): string {
-  return `## ${id} · ${layerSpec(id).name} · ${CHINESE_NAME[id]}`;
+export function heading(id: LayerId, lang: PromptLanguage): string {
+  return PROMPT_WORDS[lang].headings[id];
 }
 
-/** `[L4 retrieved: unavailable (timeout)]` — the visible gap for a source that could not be read. */
-export function unavailableMarker(id: LayerId, status: 'missing' | 'timeout' | 'canceled'): string {
-  return `[${id} ${layerSpec(id).name}: unavailable (${status})]`;
+/** `[Relevant memories: could not be loaded (timed out)]` — the visible gap for a source that could not be read. */
+export function unavailableMarker(id: LayerId, status: 'missing' | 'timeout' | 'canceled', lang: PromptLanguage): string {
+  const w = PROMPT_WORDS[lang];
+  return w.unavailable(layerTitle(id, lang), w.status[status]);
 }
 
 /** Shown above what there is when a layer degraded (e.g. 003's built-in default rules). */
-export function degradedMarker(id: LayerId): string {
-  return `[${id} ${layerSpec(id).name}: degraded]`;
-}
-
-/** The fixed body of a layer with nothing to show (L2 has its own, see preferences.ts). */
-export function emptyPlaceholder(id: LayerId): string {
-  return `[${id} ${layerSpec(id).name}: none]`;
+export function degradedMarker(id: LayerId, lang: PromptLanguage): string {
+  return PROMPT_WORDS[lang].degraded(layerTitle(id, lang));
 }
 
 export function isUnavailable(status: LayerStatus): status is 'missing' | 'timeout' | 'canceled' {
@@ -80,20 +68,30 @@ export function l5Rank(item: ContextItem): number {
   return L5_RANK[l5Slot(item)] ?? 6;
 }
 
-const L5_LABEL: Record<string, string> = {
-  'working-memory': '[working memory · 工作记忆]',
-  before: '[before · 前文]',
-  selection: '[selection · 选区]',
-  after: '[after · 后文]',
-  message: '[message · 用户消息]',
-};
-
 export function turnRole(item: ContextItem): 'user' | 'assistant' {
   return item.meta?.role === 'assistant' ? 'assistant' : 'user';
 }
 
-/** One item as it appears in its layer; `citation` is its id or, for files, `file:<relative path>`. */
-export function renderItem(id: LayerId, item: ContextItem, citation: string): string {
+const stringMeta = (item: ContextItem, key: string): string | null => {
+  const v = item.meta?.[key];
+  return typeof v === 'string' && v.trim() !== '' ? v : null;
+};
+
+/** An L4 item: its text under a short lead that says where it is from — never an id to echo. */
+function retrievedLine(item: ContextItem, lang: PromptLanguage): string {
+  const w = PROMPT_WORDS[lang].l4;
+  const title = stringMeta(item, 'title');
+  if (item.kind === 'rolling-summary' || item.kind === 'compact') return `- ${w.earlier} ${item.text}`;
+  if (item.kind === 'summary' && title) return `- ${w.otherConversation(title)} ${item.text}`;
+  if (item.kind === 'session-summary' && title) return `- ${w.recentConversation(title)} ${item.text}`;
+  return `- ${item.text}`;
+}
+
+/**
+ * One item as it appears in its layer. L3 cites its project-relative file path (seed 004 "来源引用");
+ * nothing else carries an id into the prompt.
+ */
+export function renderItem(id: LayerId, item: ContextItem, citation: string, lang: PromptLanguage): string {
   switch (id) {
     case 'L0':
     case 'L1':
@@ -102,16 +100,26 @@ export function renderItem(id: LayerId, item: ContextItem, citation: string): st
     case 'L3':
       return `[${citation}]\n${item.text}`;
     case 'L4':
-      return `[${citation}] ${item.text}`;
+      return retrievedLine(item, lang);
     case 'L5': {
-      if (item.kind === 'turn') return `${turnRole(item)}: ${item.text}`;
-      const label = L5_LABEL[l5Slot(item)] ?? `[${citation}]`;
-      return `${label}\n${item.text}`;
+      const w = PROMPT_WORDS[lang];
+      if (item.kind === 'turn') return `${w.speaker[turnRole(item)]}: ${item.text}`;
+      const label = L5_LABELS[l5Slot(item)];
+      return label ? `${w.l5[label]}\n${item.text}` : item.text;
     }
   }
 }
 
-/** Items of one layer are separated by a blank line, L2's rule lines by a single line break. */
+const L5_LABELS: Record<string, keyof PromptWordsL5 | undefined> = {
+  'working-memory': 'workingMemory',
+  before: 'before',
+  selection: 'selection',
+  after: 'after',
+  message: 'message',
+};
+type PromptWordsL5 = (typeof PROMPT_WORDS)['en']['l5'];
+
+/** Items of one layer are separated by a blank line; L2's rule lines and L4's bullets by a line break. */
 export function separatorOf(id: LayerId): string {
-  return id === 'L2' ? '\n' : '\n\n';
+  return id === 'L2' || id === 'L4' ? '\n' : '\n\n';
 }

@@ -4,6 +4,7 @@
  * order and in what words, and explains every cut.
  */
 import type { TokenCounter } from '../text/tokens';
+import type { PromptLanguage } from './prompt-language';
 import type { ContextRules } from './rules';
 
 export type LayerId = 'L0' | 'L1' | 'L2' | 'L3' | 'L4' | 'L5';
@@ -72,8 +73,10 @@ export interface AssembleInput {
   /** Per-model token budgets; absent layers use LAYERS[i].defaultBudget. */
   budgets?: Partial<Record<LayerId, number>>;
   counter: TokenCounter;
-  /** Language of the dynamic flag line only; the stable prefix never depends on it (02-kv-cache doc). */
+  /** The UI's language: the prompt's language when neither the message nor the selection has letters. */
   locale: 'en' | 'zh-CN';
+  /** The prompt's language (prompt-language.ts); by default the message's, else the selection's, else `locale`'s. */
+  language?: PromptLanguage;
   /** A skill run filters L3–L5 by its `context_rules`; without a skill (chat) every supplied item is used. */
   skill?: { id: string; rules: ContextRules };
   /**
@@ -90,6 +93,8 @@ export interface ContextMessage {
 
 export interface ContextPackage {
   layers: LayerResult[];
+  /** The one language of every word the engine added. */
+  language: PromptLanguage;
   /** L0–L3 text, byte-identical for identical static inputs. */
   stablePrefix: string;
   /** SHA-256 (hex) of `stablePrefix` only. */

@@ -13,10 +13,19 @@ describe('heuristic topic', () => {
     [['我想学习机器学习', '机器学习的数学基础是什么', '梯度下降怎么理解'], '机器学习'],
     [['How do I tune the connection pool?', 'The connection pool keeps timing out'], 'connection pool'],
     [['嗯', '好的'], null],
+    // Issue 15: the topic keeps content words, not "By the way" or "is called".
+    [['By the way, my sister is called Lena.'], 'sister Lena'],
+    [['对了，我妹妹叫莉娜。'], '妹妹'],
   ] as const)('%j → %s', (texts, topic) => {
     const got = heuristicTopic(texts);
     if (topic === null) expect(got).toBeNull();
     else expect(got).toContain(topic);
+  });
+
+  it('issue 15: no discourse opener or naming verb becomes the topic', () => {
+    for (const text of ['By the way, my sister is called Lena.', 'Remember that my dog is named Rex.', 'Anyway, the thing is the build is slow.']) {
+      expect(heuristicTopic([text]), text).not.toMatch(/\b(?:way|called|named|remember|anyway|thing)\b/iu);
+    }
   });
 
   it('never a lone character left over by the segmenter', () => {

@@ -52,6 +52,14 @@ export function isIdle(wm: WorkingMemory, now: number, idleMs = WORKING_MEMORY_I
   return now - wm.updatedAt > idleMs;
 }
 
+/**
+ * Words that carry no topic in a chat turn: discourse openers ("By the way, …" made the topic "way
+ * sister") and the verbs that only name or remind ("is called", "remember that", "叫", "别忘了"). They
+ * are dropped from the topic only; search keeps its own stop list.
+ */
+const DISCOURSE = /\b(?:by the way|btw|anyway|anyhow|just so you know|for the record|fyi|remember that|don'?t forget(?: that)?|keep in mind(?: that)?|i mean|you know)\b|顺便说一下|顺便说|顺便提一下|对了|话说|另外|记住|别忘了|不要忘了/giu;
+const TOPIC_LIGHT = new Set(['called', 'named', 'name', 'names', 'call', 'calls', 'remember', 'forget', 'thing', 'things', 'stuff', 'way', 'lot', 'bit', 'kind', 'sort', '叫', '叫做', '名字', '记得']);
+
 /** A lone Han character (样, 的…) is a fragment the segmenter left, never a topic by itself. */
 const LONE_HAN = /^\p{Script=Han}$/u;
 const HAN_END = /\p{Script=Han}$/u;
@@ -70,8 +78,9 @@ export function heuristicTopic(recentUserTexts: readonly string[]): string | nul
   const window = recentUserTexts.slice(-3);
   window.forEach((text, i) => {
     const recency = (i + 1) / window.length;
-    for (const word of extractKeywords(text, { max: 8 })) {
+    for (const word of extractKeywords(text.replace(DISCOURSE, ' '), { max: 8 })) {
       const key = word.toLowerCase();
+      if (TOPIC_LIGHT.has(key)) continue;
       const entry = weights.get(key) ?? { word, weight: 0 };
       entry.weight += recency;
       weights.set(key, entry);

@@ -116,6 +116,7 @@ const EN_LEAD =
   /^(?:(?:oh|ok|okay|well|yeah|yes|yep|no|nope|hi|hello|hey|btw|by the way|fyi|also|and|but|so|honestly|actually|anyway|anyways|plus|just so you know|for the record|for your information|note that|please note that|remember that|please remember that|remember|ah|um|uh|right|sure)\b[,.!]?\s*)+/iu;
 const EN_PERSIST_ONLY = /^(?:from now on|going forward|in the future|in future|from here on|please)$/iu;
 const EN_FIRST_PERSON_START = /^(?:i\b|i'm|i've|i am|call me|my name)/iu;
+const EN_VERB = /\b(?:is|are|was|were|am|goes|has|have|had|called|named)\b|['’](?:s|re)\b/iu;
 const EN_QUESTION =
   /\?\s*$|^(?:do|does|did|is|are|am|was|were|can|could|would|will|should|shall|may|what|what's|whats|who|who's|whom|whose|why|how|which|where|when)\b/iu;
 const EN_REQUEST = /^(?:can|could|would|will) you (?:please )?/iu;
@@ -150,10 +151,20 @@ export function enClauses(sentence: string): Clause[] {
   return out;
 }
 
+/** The sentence without its opening discourse words ("By the way, …", "对了，…"): where a memory's text starts. */
+export function stripLeadIn(sentence: string, lang: 'zh' | 'en'): string {
+  const stripped = sentence.trim().replace(lang === 'zh' ? ZH_LEAD : EN_LEAD, '');
+  return stripped === '' ? sentence.trim() : stripped;
+}
+
 /** "My name is Sam and I work at Google" → two clauses; "my wife and I like hiking" stays one. */
 function splitOnConjunction(piece: string): string[] {
   const m = /\s+(?:and|but|so)\s+(?=(?:i|i'm|i've|i am|my|call me)\b)/iu.exec(piece);
-  if (!m || !EN_FIRST_PERSON_START.test(piece.trim().replace(EN_LEAD, ''))) return [piece];
+  if (!m) return [piece];
+  const head = piece.slice(0, m.index).trim().replace(EN_LEAD, '');
+  // "My husband is called Marco and my daughter…" splits too: its first part is a whole clause about
+  // someone of the user's; "my wife and I…" has no verb before the "and" and stays one subject.
+  if (!EN_FIRST_PERSON_START.test(head) && !(/^my\b/iu.test(head) && EN_VERB.test(head))) return [piece];
   return [piece.slice(0, m.index), ...splitOnConjunction(piece.slice(m.index + m[0].length))];
 }
 

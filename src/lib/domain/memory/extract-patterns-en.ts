@@ -1,5 +1,5 @@
 import type { Draft, ExtractRule } from './extract-support';
-import { cleanEnObject, family, instruction, INSTRUCTION_CONFIDENCE, like, slot, splitObjects } from './extract-support';
+import { cleanEnObject, family, instruction, INSTRUCTION_CONFIDENCE, like, relation, slot, splitObjects } from './extract-support';
 import { isPlace, languageCode, PROFESSIONS_EN } from './lexicon';
 
 /**
@@ -22,6 +22,12 @@ const NAME_STOP = new Set([
 ]);
 
 function name(raw: string): Draft | null {
+  const value = nameValue(raw);
+  return value === null ? null : slot('fact.name', value, { confidence: INSTRUCTION_CONFIDENCE });
+}
+
+/** A person's or pet's name: at most three words of letters, not a word that only looks like one ("not", "later"). */
+function nameValue(raw: string): string | null {
   const value = raw
     .replace(/[.!,;]+$/u, '')
     .replace(/\s+(?:please|from now on|instead|going forward|for short|though|by the way|thanks|thank you)$/iu, '')
@@ -29,8 +35,15 @@ function name(raw: string): Draft | null {
   const words = value.split(/\s+/u);
   if (value === '' || words.length > 3 || !words.every((w) => /^[\p{L}][\p{L}'.-]*$/u.test(w))) return null;
   if (NAME_STOP.has(words[0]!.toLowerCase())) return null;
-  return slot('fact.name', value, { confidence: INSTRUCTION_CONFIDENCE });
+  return value;
 }
+
+/** People and pets named in the other order ("Lena is my sister") or as one the user has ("a puppy called Max"). */
+const KIN_EN =
+  '((?:(?:little|older|younger|big|baby|best|eldest|oldest|youngest|twin|step)\\s+)?(?:sister|brother|mother|mom|mum|father|dad|wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|son|daughter|kid|child|friend|boss|cousin|aunt|uncle|niece|nephew|grandmother|grandfather|grandma|grandpa|roommate|flatmate|colleague|dog|puppy|cat|kitten|parrot|rabbit|hamster|horse))';
+
+/** Whose name it is: "sister", "older brother", "best friend", "dog" (two words at most, never "name"). */
+const RELATION_EN = "((?:(?:little|older|younger|big|baby|best|eldest|oldest|youngest|twin|step|new)\\s+)?[a-z][a-z-]{1,20}(?:\\s+[a-z][a-z-]{1,20})?)";
 
 function likes(raw: string, stance: 'like' | 'dislike', retracts = false): Draft[] | null {
   const object = cleanEnObject(raw);
@@ -106,6 +119,34 @@ export const EN_RULES: readonly ExtractRule[] = [
   // ── who the user is (statements) ─────────────────────────────────────────
   { id: 'en.name.is', kind: 'statement', re: /^my (?:first |full )?name(?: is|'s) (.+)$/iu, build: (m) => name(m[1]!) },
   { id: 'en.name.go-by', kind: 'statement', re: /^i(?: go by|'m called| am called) (.+)$/iu, build: (m) => name(m[1]!) },
+  {
+    id: 'en.relation.called',
+    kind: 'statement',
+    re: new RegExp(`^my ${RELATION_EN}(?:'s name is|’s name is| is called| is named| goes by| name is)\\s+(.+)$`, 'iu'),
+    build: (m) => {
+      const who = m[1]!;
+      const value = nameValue(m[2]!);
+      return value && !/\\bname$/iu.test(who) ? relation(who.toLowerCase(), value) : null;
+    },
+  },
+  {
+    id: 'en.relation.is-my',
+    kind: 'statement',
+    re: new RegExp(`^(\\p{Lu}[\\p{L}'-]*(?: \\p{Lu}[\\p{L}'-]*)?) is my ${KIN_EN}(?:['’]s name)?$`, 'u'),
+    build: (m) => {
+      const value = nameValue(m[1]!);
+      return value ? relation(m[2]!.toLowerCase(), value) : null;
+    },
+  },
+  {
+    id: 'en.relation.have',
+    kind: 'statement',
+    re: new RegExp(`^i(?:'ve got| have got| have| got| just got| adopted| just adopted| recently adopted) (?:a|an) ${KIN_EN} (?:called|named) (.+)$`, 'iu'),
+    build: (m) => {
+      const value = nameValue(m[2]!);
+      return value ? relation(m[1]!.toLowerCase(), value) : null;
+    },
+  },
   { id: 'en.name.prefer', kind: 'statement', re: /^i(?:'d| would)? (?:prefer|like) to be called (.+)$/iu, build: (m) => name(m[1]!) },
   {
     id: 'en.occupation.work-as',

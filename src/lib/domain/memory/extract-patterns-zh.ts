@@ -1,5 +1,5 @@
 import type { Draft, ExtractRule } from './extract-support';
-import { cleanZhObject, family, instruction, INSTRUCTION_CONFIDENCE, like, slot, splitObjects } from './extract-support';
+import { cleanZhObject, family, instruction, INSTRUCTION_CONFIDENCE, like, relation, slot, splitObjects } from './extract-support';
 import { isPlace, languageCode, PROFESSION_SUFFIX_ZH } from './lexicon';
 
 /**
@@ -24,6 +24,10 @@ function name(raw: string): Draft | null {
   if (value === '' || NOT_A_NAME.test(value)) return null;
   return slot('fact.name', value, { confidence: INSTRUCTION_CONFIDENCE });
 }
+
+/** People and pets named without 的 ("我妹妹叫莉娜"); with 的 any short noun names whose name it is ("我的猫叫咪咪"). */
+const KIN_ZH =
+  '(妹妹|姐姐|哥哥|弟弟|妈妈|爸爸|母亲|父亲|老婆|老公|妻子|丈夫|太太|女朋友|男朋友|对象|儿子|女儿|孩子|宝宝|同事|老板|上司|领导|好朋友|朋友|闺蜜|室友|爷爷|奶奶|外公|外婆|姥姥|姥爷|舅舅|阿姨|叔叔|狗狗|狗|猫咪|猫|宠物)';
 
 function likes(raw: string, stance: 'like' | 'dislike', retracts = false): Draft[] | null {
   const object = cleanZhObject(raw);
@@ -91,6 +95,18 @@ export const ZH_RULES: readonly ExtractRule[] = [
   // ── who the user is (statements) ─────────────────────────────────────────
   { id: 'zh.name.is', kind: 'statement', re: new RegExp(`^我(?:的)?名字(?:叫做?|是)${NAME}${NAME_TAIL}$`, 'u'), build: (m) => name(m[1]!) },
   { id: 'zh.name.jiao', kind: 'statement', re: new RegExp(`^我叫做?${NAME}${NAME_TAIL}$`, 'u'), build: (m) => name(m[1]!) },
+  {
+    id: 'zh.relation.called',
+    kind: 'statement',
+    // "我妹妹叫莉娜", "我的猫叫咪咪", "我家狗狗叫旺财", "我有个妹妹叫莉娜", "我养了一只猫叫咪咪".
+    re: new RegExp(`^我(?:有(?:一)?(?:个|位)|养了?(?:一)?(?:只|条|个)|家(?:的)?)?(?:${KIN_ZH}|的(\\p{Script=Han}{1,6}?))(?:叫做?|名叫|的名字(?:叫做?|是))${NAME}${NAME_TAIL}$`, 'u'),
+    build: (m) => {
+      const who = m[1] ?? m[2]!;
+      const value = m[3]!.trim();
+      if (value === '' || NOT_A_NAME.test(value) || /名字|什么|啥/u.test(who)) return null;
+      return relation(who, value);
+    },
+  },
   {
     id: 'zh.employer.role',
     kind: 'statement',

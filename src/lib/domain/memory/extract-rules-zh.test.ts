@@ -82,7 +82,6 @@ const CASES: readonly ExtractCase[] = [
   { text: '要是我住在上海就好了', why: 'hypothetical', expect: [] },
   { text: '如果明天下雨，我喜欢待在家里', why: 'hypothetical', expect: [] },
   { text: '我朋友喜欢吃辣', why: 'third person', expect: [] },
-  { text: '我妈妈叫王芳', why: 'third person', expect: [] },
   { text: '他说他喜欢咖啡', why: 'quoting others', expect: [] },
   { text: '我觉得他喜欢咖啡', why: 'third person', expect: [] },
   { text: '我可能喜欢爵士乐吧', why: 'hedged', expect: [] },

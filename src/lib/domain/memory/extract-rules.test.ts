@@ -16,7 +16,7 @@ describe('extractCandidates: the whole message', () => {
   it('ignores transcript lines and quotes pasted from a chat, keeping the user’s own line', () => {
     const got = extractCandidates('Assistant: 你好，我叫小助手\n用户：我叫李四\n> I live in Paris\n我叫张伟');
     expect(got).toHaveLength(1);
-    expect(got[0]).toMatchObject({ key: 'fact.name', value: { name: '张伟' }, content: '我叫张伟' });
+    expect(got[0]).toMatchObject({ key: 'fact.name', value: { name: '张伟' }, content: '我叫张伟。' });
   });
 
   it('keeps what was said last when one message states the same key twice', () => {
@@ -25,10 +25,31 @@ describe('extractCandidates: the whole message', () => {
     expect(got[0]?.value).toEqual({ location: 'Berlin' });
   });
 
+  it('000 one fact each: a sentence of several statements gives one complete sentence per memory', () => {
+    const got = extractCandidates('我叫张伟，是一名程序员，在腾讯工作，平时住在杭州。');
+    expect(got.map((c) => [c.key, c.content])).toEqual([
+      ['fact.name', '我叫张伟。'],
+      ['fact.occupation', '我是一名程序员。'],
+      ['fact.employer', '我在腾讯工作。'],
+      ['fact.location', '我平时住在杭州。'],
+    ]);
+    const en = extractCandidates("By the way, I'm vegetarian and my sister is called Lena.");
+    expect(en.map((c) => [c.key, c.content])).toEqual([
+      ['fact.diet', "I'm vegetarian."],
+      ['fact.relation.sister', 'My sister is called Lena.'],
+    ]);
+    expect(extractCandidates('I love hiking and swimming').map((c) => c.content)).toEqual(['I love hiking.', 'I love swimming.']);
+  });
+
+  it('a sentence saying one thing keeps its whole wording, without its opening words', () => {
+    expect(extractCandidates('Btw, I really enjoy long walks, especially in autumn').map((c) => c.content)).toEqual([
+      'I really enjoy long walks, especially in autumn.',
+    ]);
+  });
+
   it('cuts content to memory.atomic_content_max_length', () => {
-    const got = extractCandidates('我叫张伟，是一名程序员，在腾讯工作，平时住在杭州。', { maxContentLength: 12 });
-    expect(got.map((c) => c.key)).toEqual(['fact.name', 'fact.occupation', 'fact.employer', 'fact.location']);
-    for (const c of got) expect(c.content).toBe('我叫张伟，是一名程序员…');
+    const got = extractCandidates('我叫张伟，是一名程序员，平时住在杭州。', { maxContentLength: 6 });
+    expect(got.map((c) => c.content)).toEqual(['我叫张伟。', '我是一名程…', '我平时住在…']);
   });
 
   it('gives profile lines for facts and reply style, not for likes (000 更新用户画像)', () => {

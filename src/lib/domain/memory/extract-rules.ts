@@ -1,9 +1,10 @@
 import { DEFAULT_SETTINGS } from '../settings';
 import type { MemoryCandidate } from './types';
 import type { Clause } from './extract-clauses';
-import { enClauses, FOREIGN_VOICE, QUOTE_MARK, splitSentences, stripNonStatements, zhClauses } from './extract-clauses';
+import { enClauses, FOREIGN_VOICE, QUOTE_MARK, splitSentences, stripLeadIn, stripNonStatements, zhClauses } from './extract-clauses';
+import { asSentence, explicitRequest, isStatement } from './extract-request';
 import type { Draft, ExtractRule } from './extract-support';
-import { STATED_CONFIDENCE } from './extract-support';
+import { INSTRUCTION_CONFIDENCE, note, STATED_CONFIDENCE } from './extract-support';
 import { EN_RULES } from './extract-patterns-en';
 import { ZH_RULES } from './extract-patterns-zh';
 import { profileHintsFor } from './profile-slots';
@@ -17,6 +18,11 @@ import { clampText, codePointLength, hasHan } from './text-norm';
  * answer. So nothing is taken from questions, hypotheticals, hedged sentences, other people's words
  * (quoted or reported: "他说：…", "My friend said: …"), anything about the system prompt or
  * instructions, pasted code or transcripts, or long pasted text. Memories keep the user's words and language.
+ *
+ * One fact each (seed 000): a sentence stating several things in several clauses ("I'm vegetarian and my
+ * sister is called Lena") gives one memory per clause, each its own complete sentence; a sentence stating
+ * one thing keeps its whole wording ("I really enjoy long walks, especially in autumn"). What the user
+ * asks outright to remember ("Remember that …", "别忘了…") is kept even when no rule reads it, as a note.
  */
 
 /** Longer messages are pasted material (articles, logs), not statements about the user. */
@@ -50,20 +56,73 @@ export function extractCandidates(userText: string, opts: { maxContentLength?: n
     if (codePointLength(sentence) > MAX_SENTENCE_CHARS || FOREIGN_VOICE.test(sentence)) continue;
     for (const pipeline of PIPELINES) {
       if (!pipeline.applies(sentence)) continue;
-      for (const draft of sentenceDrafts(sentence, pipeline)) {
-        found.push(toCandidate(draft, { sentence, lang: pipeline.lang, maxContentLength }));
+      for (const draft of sentenceFacts(sentence, pipeline)) {
+        found.push(toCandidate(draft, { lang: pipeline.lang, maxContentLength }));
       }
     }
   }
   return lastPerKey(found);
 }
 
-function sentenceDrafts(sentence: string, pipeline: Pipeline): Draft[] {
+/** A rule's finding with the text of the memory it becomes. */
+interface Fact {
+  draft: Draft;
+  content: string;
+}
+
+function sentenceFacts(sentence: string, pipeline: Pipeline): Fact[] {
+  const request = explicitRequest(sentence, pipeline.lang);
+  const said = request ? request.body : sentence;
+  const perClause = clauseDrafts(said, pipeline);
+  const withFacts = perClause.filter((c) => c.drafts.length > 0);
+  // One clause saying something: the whole sentence is its memory. Several: each clause is one.
+  const whole = stripLeadIn(said, pipeline.lang);
+  const facts = withFacts.flatMap((c) => {
+    const base = withFacts.length > 1 ? c.text : whole;
+    const each = perObject(base, c.drafts);
+    return c.drafts.map((draft, i) => ({ draft, content: each[i] ?? base }));
+  });
+  if (request) {
+    for (const f of facts) f.draft = { ...f.draft, confidence: Math.max(f.draft.confidence ?? STATED_CONFIDENCE, INSTRUCTION_CONFIDENCE) };
+    // What the user asked to remember and no rule read stays in their words: the whole request when
+    // nothing was read, else each further clause that states something about them.
+    const rest = withFacts.length === 0 ? [whole] : perClause.filter((c) => c.drafts.length === 0 && !c.skipped).map((c) => c.text);
+    for (const text of rest) {
+      if (isStatement(text, pipeline.lang)) facts.push({ draft: note(asSentence(text, pipeline.lang)), content: text });
+    }
+  }
+  return facts.map((f) => ({ ...f, content: asSentence(f.content, pipeline.lang) }));
+}
+
+/**
+ * "I love hiking and swimming" → "I love hiking", "I love swimming": where one clause names several liked
+ * objects, each memory's text names its own (the span from the first object to the last is replaced).
+ */
+function perObject(base: string, drafts: readonly Draft[]): (string | undefined)[] {
+  const objects = drafts.map((d) => (d.value && typeof d.value === 'object' ? (d.value as Record<string, unknown>)['object'] : undefined));
+  if (drafts.length < 2 || !objects.every((o): o is string => typeof o === 'string' && o !== '' && base.includes(o))) return [];
+  const starts = objects.map((o) => base.indexOf(o));
+  const from = Math.min(...starts);
+  const to = Math.max(...objects.map((o, i) => starts[i]! + o.length));
+  return objects.map((o) => `${base.slice(0, from)}${o}${base.slice(to)}`);
+}
+
+interface ClauseDrafts {
+  text: string;
+  drafts: Draft[];
+  /** Someone else's words, a question or an empty clause: never a memory, not even when asked. */
+  skipped: boolean;
+}
+
+function clauseDrafts(sentence: string, pipeline: Pipeline): ClauseDrafts[] {
   const hedged = pipeline.hedge.test(sentence);
-  const drafts: Draft[] = [];
+  const out: ClauseDrafts[] = [];
   for (const clause of pipeline.clauses(sentence)) {
-    if (clause.text === '' || clause.text.includes(QUOTE_MARK) || clause.reported) continue;
-    if (clause.question && !clause.request) continue;
+    const drafts: Draft[] = [];
+    const skipped = clause.text === '' || clause.text.includes(QUOTE_MARK) || clause.reported || (clause.question && !clause.request);
+    out.push({ text: clause.text, drafts, skipped });
+    if (skipped) continue;
+    // Hedged or hypothetical words are no statement of fact (asked to remember, they become a note).
     const statementsAllowed = !clause.request && !hedged && !clause.hypothetical;
     for (const rule of pipeline.rules) {
       if (rule.kind === 'statement' && !statementsAllowed) continue;
@@ -75,18 +134,16 @@ function sentenceDrafts(sentence: string, pipeline: Pipeline): Draft[] {
       break;
     }
   }
-  return drafts;
+  return out;
 }
 
-function toCandidate(
-  draft: Draft,
-  ctx: { sentence: string; lang: 'zh' | 'en'; maxContentLength: number },
-): MemoryCandidate {
+function toCandidate(fact: Fact, ctx: { lang: 'zh' | 'en'; maxContentLength: number }): MemoryCandidate {
+  const { draft } = fact;
   const candidate: MemoryCandidate = {
     category: draft.category,
     key: draft.key,
     value: draft.value,
-    content: clampText(ctx.sentence, ctx.maxContentLength),
+    content: clampText(fact.content, ctx.maxContentLength),
     confidence: draft.confidence ?? STATED_CONFIDENCE,
     source: 'user_stated',
     tags: [...new Set(draft.tags.filter((t) => t !== ''))],

@@ -95,6 +95,26 @@ export function family(fam: KeyFamily, text: string, value: Record<string, unkno
   return { category, key: familyKey(fam, text), value, tags };
 }
 
+/** "My sister is called Lena" / "我妹妹叫莉娜": who someone close to the user is, by what they call them. */
+export function relation(rel: string, name: string): Draft {
+  const relationText = rel.trim();
+  return {
+    category: 'fact',
+    key: familyKey('fact.relation', relationText),
+    value: { relation: relationText, name: name.trim() },
+    tags: ['family', 'name', '家人', '名字', relationText, name.trim()],
+    confidence: INSTRUCTION_CONFIDENCE,
+  };
+}
+
+/**
+ * What the user asked outright to remember ("Remember that my flight is on Friday", "记住：周五交报告")
+ * when no rule reads it: kept as a note in their words.
+ */
+export function note(text: string): Draft {
+  return { category: 'fact', key: familyKey('fact.note', text), value: { note: text }, tags: ['note', '备忘'], confidence: INSTRUCTION_CONFIDENCE };
+}
+
 export function instruction(text: string): Draft {
   return { ...family('preference.instruction', text, { instruction: text }), confidence: INSTRUCTION_CONFIDENCE };
 }

@@ -16,6 +16,8 @@ import { normaliseText, slugify } from './text-norm';
  *     preference.favorite.<subject>  {subject, object}
  *     preference.instruction.<slug>  {instruction}
  *     fact.allergy.<slug>            {allergen}
+ *     fact.relation.<slug>           {relation, name}   "my sister is called Lena", "我妹妹叫莉娜"
+ *     fact.note.<slug>               {note}             what the user asked to remember that no rule reads
  *     pattern.habit.<slug>           {habit}
  * Objects found in the lexicon get its id (`coffee`); others keep their own slug (`爬山`).
  */
@@ -45,7 +47,7 @@ export const SLOTS: Readonly<Record<string, SlotSpec>> = {
 
 const LIKE_DOMAINS = ['food', 'programming', 'tool', 'music', 'sport', 'hobby', 'topic'];
 const FAMILY = new RegExp(
-  `^(preference\\.(${LIKE_DOMAINS.join('|')}|favorite|instruction)|fact\\.allergy|pattern\\.habit)\\.[^.]+$`,
+  `^(preference\\.(${LIKE_DOMAINS.join('|')}|favorite|instruction)|fact\\.(?:allergy|relation|note)|pattern\\.habit)\\.[^.]+$`,
   'u',
 );
 
@@ -65,7 +67,15 @@ export function likeKey(object: string): { key: string; domain: string } {
   return { key: `preference.topic.${slugify(object) || 'unknown'}`, domain: 'topic' };
 }
 
-export type KeyFamily = 'preference.favorite' | 'preference.instruction' | 'fact.allergy' | 'pattern.habit';
+export type KeyFamily = 'preference.favorite' | 'preference.instruction' | 'fact.allergy' | 'fact.relation' | 'fact.note' | 'pattern.habit';
+
+/**
+ * A note (`<category>.note.<id>`: a memory added by hand, or one the user asked to remember that no rule
+ * reads) names no attribute: two notes are the same memory only when their words are.
+ */
+export function isNoteKey(key: string): boolean {
+  return /^[a-z]+\.note\./u.test(key);
+}
 
 /** `<family>.<id>`: lexicon ids where the text names a known object or favourite subject, else a slug. */
 export function familyKey(family: KeyFamily, text: string): string {

@@ -87,7 +87,7 @@ describe('reconcile (000 原子记忆异步写入：去重/冲突检测)', () =>
     expect(reconcile(alex, [sam])).toEqual({
       kind: 'update',
       targetId: sam.id,
-      patch: { value, content: text, confidence: alex.confidence, tags: alex.tags },
+      patch: { value, content: alex.content, confidence: alex.confidence, tags: alex.tags },
     });
   });
 
@@ -132,5 +132,25 @@ describe('reconcile (000 原子记忆异步写入：去重/冲突检测)', () =>
   it('two schema keys from one sentence are different memories, though their content is the same', () => {
     const [name, job] = extractCandidates('我叫张伟，是一名程序员');
     expect(reconcile(job!, [stored(name!)])).toEqual({ kind: 'add' });
+  });
+
+  it('issue 15: what an older memory said as one of its clauses is not stored again, in either language', () => {
+    // Stored before memories were split into one fact each, under a model's key.
+    const compound = stored(said("I'm vegetarian", 'fact.diet'), { key: 'fact.diet_and_family', content: "I'm vegetarian and my sister is called Lena." });
+    const sister = model({ category: 'fact', key: 'sister_name', value: 'Lena', content: 'My sister is called Lena', confidence: 0.9, source: 'user_stated' }, 'my sister is called Lena');
+    expect(reconcile(sister, [compound])).toEqual({ kind: 'noop', targetId: compound.id, reason: 'duplicate' });
+    const zh = stored(said('我吃素', 'fact.diet'), { key: 'fact.family', content: '我吃素，我妹妹叫莉娜。' });
+    const [lena] = extractCandidates('我妹妹叫莉娜');
+    expect(reconcile(lena!, [zh])).toEqual({ kind: 'noop', targetId: zh.id, reason: 'duplicate' });
+  });
+
+  it('issue 15: the same words are the same memory whatever category or free-form key a model gave them', () => {
+    const [rules] = extractCandidates('Remember that my flight to Oslo is on Friday.');
+    const asked = stored(rules!);
+    const again = model({ category: 'pattern', key: 'travel', value: 'Oslo', content: 'My flight to Oslo is on Friday', confidence: 0.9, source: 'user_stated' }, 'my flight to Oslo is on Friday');
+    expect(reconcile(again, [asked])).toEqual({ kind: 'noop', targetId: asked.id, reason: 'duplicate' });
+    // Only clauses with words of their own count: "I like tea and coffee" does not hold "I like tea".
+    const other = stored(said('I like jazz', 'preference.music.jazz'));
+    expect(reconcile(said('I like tea', 'preference.food.tea'), [other])).toEqual({ kind: 'add' });
   });
 });

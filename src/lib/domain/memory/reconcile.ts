@@ -1,5 +1,5 @@
 import type { MemoryCandidate, MemoryRecord, MemorySource, ReconcileDecision } from './types';
-import { isSchemaKey, polarityOf, valueSignature } from './keys';
+import { isNoteKey, isSchemaKey, polarityOf, valueSignature } from './keys';
 import { textSimilarity } from './text-norm';
 
 /**
@@ -14,8 +14,10 @@ import { textSimilarity } from './text-norm';
  *             ├─ preference changed ("简洁" → "详细") ............. supersede
  *             └─ fact changed ("Sam" → "Alex") ................... update
  *   other key ─┬─ retraction with nothing new .................... ignore (nothing to retract)
- *              ├─ same value, or near-identical content, same
- *              │  category, keys not two different schema keys ... noop duplicate
+ *              ├─ keys not two different schema keys, and
+ *              │  same value and category with related content,
+ *              │  or near-identical content (edit distance or words),
+ *              │  or near-identical to one clause of the memory ... noop duplicate
  *              └─ otherwise ...................................... add
  *
  * Superseding keeps the old memory (status `superseded`, in history); facts are edited in place with
@@ -76,15 +78,31 @@ function decideSameKey(candidate: MemoryCandidate, target: MemoryRecord, withdra
 
 /**
  * Different keys can still be the same memory when a model named it differently ("favorite_drink" vs
- * "preference.food.coffee"). Two distinct schema keys never are: "我叫张伟，是一名程序员" yields a name and
- * an occupation from the same sentence.
+ * "preference.food.coffee"), or when an older memory said it as one clause of a longer sentence ("I'm
+ * vegetarian and my sister is called Lena" already holds "My sister is called Lena"). Two distinct schema
+ * keys never are: "我叫张伟，是一名程序员" yields a name and an occupation from the same sentence. Notes
+ * (`*.note.*`) name no attribute, so only their words count.
  */
 function isNearDuplicate(candidate: MemoryCandidate, memory: MemoryRecord): boolean {
-  if (memory.category !== candidate.category) return false;
-  if (isSchemaKey(candidate.key) && isSchemaKey(memory.key)) return false;
+  if (namesAttribute(candidate.key) && namesAttribute(memory.key)) return false;
   if (polarityOf(candidate.value) !== polarityOf(memory.value)) return false;
   const similarity = textSimilarity(candidate.content, memory.content);
   // An equal value alone is not enough (`true` for "likes_dogs" and "likes_cats"): the wording must agree too.
-  if (valueSignature(candidate.value) === valueSignature(memory.value) && similarity >= RELATED_SIMILARITY) return true;
-  return similarity >= DUPLICATE_SIMILARITY;
+  const sameValue = memory.category === candidate.category && valueSignature(candidate.value) === valueSignature(memory.value);
+  if (sameValue && similarity >= RELATED_SIMILARITY) return true;
+  if (similarity >= DUPLICATE_SIMILARITY) return true;
+  return clausesOf(memory.content).some((clause) => textSimilarity(candidate.content, clause) >= DUPLICATE_SIMILARITY);
+}
+
+function namesAttribute(key: string): boolean {
+  return isSchemaKey(key) && !isNoteKey(key);
+}
+
+/** A memory's clauses, for "said before as part of a longer memory" (only when there are several). */
+function clausesOf(content: string): string[] {
+  const parts = content
+    .split(/[,;:，；：。.!?！？]|\s+(?:and|but)\s+|而且|并且|还有/iu)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  return parts.length > 1 ? parts : [];
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { memoryLogger } from '../../domain/log';
 import { migrate } from '../store/migrate';
 import { migrations } from '../store/migrations';
@@ -75,7 +75,11 @@ describe('database file', () => {
     const bytes = new Uint8Array(await (await dbFileOf(t)).arrayBuffer());
     // Scribble over the middle pages (b-tree pages of tables and indexes).
     for (let i = 8192 * 3; i < Math.min(bytes.length, 8192 * 8); i += 7) bytes[i] = 0xa5;
+    // sqlite-wasm prints the failed statement itself: expected here, so it is checked, not printed.
+    const printed = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const error = await refusal(t, new Blob([bytes]));
+    expect(printed.mock.calls.flat().join(' ')).toMatch(/SQLITE_CORRUPT/);
+    printed.mockRestore();
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toMatch(/Nothing was changed\.$/);
   });

@@ -17,6 +17,7 @@ import {
   isRequested,
   layerSpec,
   loadLayer,
+  promptLanguage,
   type ContextItem,
   type LayerId,
   type LayerInput,
@@ -102,6 +103,8 @@ export function createContextService(deps: ContextDeps) {
     const wants = (field: RuleField) => !rules || isRequested(rules, field);
     const cfg = deps.settings.get();
     const counter = createTokenCounter({ ratio: input.tokenRatio });
+    // One language for every word the engine adds (issue 15): the message's, else the selection's, else the UI's.
+    const lang = promptLanguage([input.message, input.selection?.text, input.selection?.before], input.locale);
     const load = (id: LayerId, fn: (signal: AbortSignal) => ContextItem[] | Promise<ContextItem[]>) =>
       loadLayer({
         id,
@@ -151,7 +154,7 @@ export function createContextService(deps: ContextDeps) {
           })
         : [];
       firstWindowTurn = turns[0]?.turnNo ?? firstWindowTurn;
-      return [...workingMemoryItems(deps.workingMemory.peek(session.id)), ...turnItems(turns)];
+      return [...workingMemoryItems(deps.workingMemory.peek(session.id), lang), ...turnItems(turns)];
     });
     const task = taskItems({ message: input.message, selection: input.selection });
     const immediate = [...(learning?.workingMemory ?? []), ...task];
@@ -167,7 +170,7 @@ export function createContextService(deps: ContextDeps) {
     const l3Budget = input.budgets?.L3 ?? layerSpec('L3').defaultBudget;
 
     const [l0, l1, l2raw, l3, ...l4parts] = await Promise.all([
-      load('L0', () => rulesItems(skill)),
+      load('L0', () => rulesItems(skill, lang)),
       cfg['memory.enable_user_profile'] ? load('L1', () => profileItems(deps.memory)) : skip('disabled'),
       // 004 "可删除/关闭": switched off, L2 is masked to its fixed empty placeholder, never removed.
       cfg['preferences.inject'] ? load('L2', () => preferenceItems(deps.rules, projectId, deps.learning.conflicts)) : skip('disabled'),
@@ -203,13 +206,14 @@ export function createContextService(deps: ContextDeps) {
     ]);
     stopIfCanceled();
     // 003 "记忆检索失败时降级到默认规则": unreadable rules → built-in defaults, visibly degraded.
-    const l2: LayerInput = unavailable(l2raw.status ?? 'ok') ? { status: 'degraded', items: [...DEFAULT_RULES], reason: l2raw.reason } : l2raw;
+    const l2: LayerInput = unavailable(l2raw.status ?? 'ok') ? { status: 'degraded', items: [...DEFAULT_RULES[lang]], reason: l2raw.reason } : l2raw;
 
     const pkg = await assembleContext({
       layers: { L0: l0, L1: l1, L2: l2, L3: l3, L4: mergeParts(l4parts), L5: l5 },
       budgets: input.budgets,
       counter,
       locale: input.locale,
+      language: lang,
       ...(rules ? { skill: { id: skill.id, rules } } : {}),
       capabilities: { project: projectId !== null },
     });

@@ -5,7 +5,7 @@
  * keeps earlier items: memories, this conversation's older history (compact first), other
  * conversations' recall hits, recent session summaries.
  */
-import { trimToTokens, type ContextItem } from '../../domain/context';
+import { PROMPT_WORDS, trimToTokens, type ContextItem, type PromptLanguage } from '../../domain/context';
 import { rollingWindow } from '../../domain/conversation/window';
 import type { Message, Summary, WorkingMemory } from '../../domain/conversation/types';
 import type { TokenCounter } from '../../domain/text/tokens';
@@ -30,7 +30,8 @@ export function historyItems(all: readonly Summary[], firstWindowTurn: number): 
     .map((s) => ({
       id: `summary:${s.id}`,
       kind: s.kind === 'compact' ? 'compact' : 'rolling-summary',
-      text: s.kind === 'compact' ? s.summary : `turns ${s.startTurn}–${s.endTurn}: ${s.summary}`,
+      text: s.summary,
+      meta: { startTurn: s.startTurn, endTurn: s.endTurn },
     }));
 }
 
@@ -40,18 +41,22 @@ export function recallItems(hits: readonly RecallHit[], opts: { minRelevance: nu
     .filter((h) => h.relevance >= opts.minRelevance)
     .map((h) => {
       const body = trimToTokens(h.isSummary ? (h.summary ?? '') : (h.content ?? ''), 160, opts.counter);
-      return {
+      const item: ContextItem = {
         id: h.isSummary ? `recall:summary:${h.summaryId}` : `recall:turn:${h.turnId}`,
         kind: 'summary',
-        text: `${h.sessionTitle || '—'} · ${body}`,
+        text: body,
+        meta: { title: h.sessionTitle || '—', conversationId: h.conversationId },
       };
+      return item;
     })
-    .filter((i) => !i.text.endsWith(' · '));
+    .filter((i) => i.text.trim() !== '');
 }
 
 /** 000 [4]: title and snippet of the most recent other conversations. */
 export function sessionSummaryItems(rows: readonly SessionSummaryRow[]): ContextItem[] {
-  return rows.map((r) => ({ id: `session:${r.id}`, kind: 'session-summary', text: `${r.title || '—'} · ${r.snippet}` }));
+  return rows
+    .filter((r) => r.snippet.trim() !== '' || r.title.trim() !== '')
+    .map((r) => ({ id: `session:${r.id}`, kind: 'session-summary', text: r.snippet.trim() || r.title, meta: { title: r.title || '—' } }));
 }
 
 /**
@@ -67,14 +72,16 @@ export function turnItems(turns: readonly Message[]): ContextItem[] {
   return turns.map((m) => ({ id: `turn:${m.id}`, kind: 'turn', text: m.content, meta: { role: m.role } }));
 }
 
-/** 001 working memory as one labelled block; nothing when it holds nothing yet. */
-export function workingMemoryItems(wm: WorkingMemory | undefined): ContextItem[] {
+/** 001 working memory as one labelled block in the prompt's language; nothing when it holds nothing yet. */
+export function workingMemoryItems(wm: WorkingMemory | undefined, lang: PromptLanguage): ContextItem[] {
   if (!wm) return [];
+  const w = PROMPT_WORDS[lang].workingMemory;
+  const colon = lang === 'zh' ? '：' : ': ';
   const lines: string[] = [];
-  if (wm.currentTopic) lines.push(`topic · 话题: ${wm.currentTopic}`);
+  if (wm.currentTopic) lines.push(`${w.topic}${colon}${wm.currentTopic}`);
   const vars = Object.entries(wm.contextVariables);
-  if (vars.length > 0) lines.push(`variables · 变量: ${vars.map(([k, v]) => `${k}=${v}`).join('; ')}`);
-  if (wm.lastEmotion && wm.lastEmotion !== 'neutral') lines.push(`emotion · 情绪: ${wm.lastEmotion}`);
+  if (vars.length > 0) lines.push(`${w.variables}${colon}${vars.map(([k, v]) => `${k}=${v}`).join('; ')}`);
+  if (wm.lastEmotion && wm.lastEmotion !== 'neutral') lines.push(`${w.emotion}${colon}${wm.lastEmotion}`);
   return lines.length === 0 ? [] : [{ id: 'working-memory', kind: 'working-memory', text: lines.join('\n') }];
 }
 

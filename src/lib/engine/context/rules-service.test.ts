@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createTestEngine, expectOk, type TestEngine } from '../testing';
 
 const l2 = async (t: TestEngine, projectId?: string) => {
-  const r = expectOk(await t.engine.call('context.build', { kind: 'chat', message: 'hi', locale: 'en', ...(projectId ? { projectId } : {}) }));
+  // A Chinese message: the prompt (and so L2's 003 line format) is in Chinese (issue 15).
+  const r = expectOk(await t.engine.call('context.build', { kind: 'chat', message: '你好', locale: 'en', ...(projectId ? { projectId } : {}) }));
   return r.layers.find((l) => l.id === 'L2') as (typeof r.layers)[number];
 };
 

@@ -24,7 +24,19 @@ describe('skills', () => {
   });
 
   it('L0 definitions hold no dates, times or ids (they are part of the stable prefix)', () => {
-    for (const s of BUILT_IN_SKILLS) expect(s.definition).not.toMatch(/\d{4}-\d{2}|\d{1,2}:\d{2}|[0-9a-f]{8}-[0-9a-f]{4}/);
+    for (const s of BUILT_IN_SKILLS) {
+      for (const text of typeof s.definition === 'string' ? [s.definition] : Object.values(s.definition)) {
+        expect(text).not.toMatch(/\d{4}-\d{2}|\d{1,2}:\d{2}|[0-9a-f]{8}-[0-9a-f]{4}/);
+      }
+    }
+  });
+
+  it('issue 15: each built-in definition is written once per prompt language, in that language only', () => {
+    for (const s of BUILT_IN_SKILLS) {
+      if (typeof s.definition === 'string') throw new Error(`${s.id} has one text for both languages`);
+      expect(s.definition.en, s.id).not.toMatch(/\p{Script=Han}/u);
+      expect(s.definition.zh, s.id).toMatch(/\p{Script=Han}/u);
+    }
   });
 
   it.each([

@@ -11,14 +11,16 @@
  *   summarize        0            —           —                 —      —            false
  *   consistency-check —           all         yes               —      yes          —
  */
-import { parseContextRules, type ContextRules } from '../../domain/context';
+import { parseContextRules, type ContextRules, type PromptLanguage } from '../../domain/context';
 import { EngineError } from '../../domain/errors';
 import type { SkillInfo } from './types';
 
+/** A skill's L0 block: stable text, one per prompt language (a custom skill's single text serves both). */
+export type SkillText = string | Record<PromptLanguage, string>;
+
 export interface SkillDefinition {
   id: string;
-  /** The L0 skill block; stable text, English and Chinese side by side (no UI-language switch). */
-  definition: string;
+  definition: SkillText;
   /** Raw rules as written in the definition (object or JSON string); `undefined` = declares nothing. */
   contextRules?: unknown;
   needsSelection?: boolean;
@@ -28,7 +30,8 @@ export interface SkillDefinition {
 
 export interface LoadedSkill {
   id: string;
-  definition: string;
+  /** The L0 skill block in the prompt's language. */
+  definition: (lang: PromptLanguage) => string;
   /** `undefined` for chat: assembleContext then uses every supplied item. */
   rules: ContextRules | undefined;
   replacesInput: boolean;
@@ -40,35 +43,45 @@ const SKILL_ID = /^[a-z][a-z0-9-]{1,40}$/;
 export const BUILT_IN_SKILLS: readonly SkillDefinition[] = [
   {
     id: 'chat',
-    definition:
-      'Skill "chat" · 对话: answer the user\'s message. Use the profile, preferences and retrieved memories when they are relevant; say so when you rely on them. 回答用户的消息，必要时使用画像、偏好与相关记忆。',
+    definition: {
+      en: "Task: answer the user's message. Use what you know about them and the relevant memories where they help; say so when an answer rests on a memory.",
+      zh: '任务：回答用户的消息。在有帮助时使用对用户的了解与相关记忆；若回答依据了某条记忆，请说明。',
+    },
   },
   {
     id: 'continue',
-    definition:
-      'Skill "continue" · 续写: continue the text after the selection (or after the text before the cursor) in the author\'s voice. Keep characters, facts and style consistent with the project settings; write only the continuation. 按作者的语气续写，保持人物、设定与风格一致，只输出续写部分。',
+    definition: {
+      en: "Task (continue): continue the text after the selection (or after the text before the cursor) in the author's voice. Keep characters, facts and style consistent with the project settings; write only the continuation.",
+      zh: '任务（续写）：在选区之后（或光标前的文字之后）按作者的语气续写，保持人物、设定与风格一致，只输出续写部分。',
+    },
     contextRules: { surrounding: 1500, characters: true, 'project-settings': true, style: true, memories: { topN: 5 }, history: { summaries: true } },
     needsSelection: false,
   },
   {
     id: 'polish',
-    definition:
-      'Skill "polish" · 润色: rewrite the selection so it reads better; keep its meaning, language and point of view. Output only the rewritten selection. 润色选区：保持原意、语言与视角，只输出改写后的选区。',
+    definition: {
+      en: 'Task (polish): rewrite the selection so it reads better; keep its meaning, language and point of view. Output only the rewritten selection.',
+      zh: '任务（润色）：改写选区使其更通顺；保持原意、语言与视角，只输出改写后的选区。',
+    },
     contextRules: { surrounding: 500, style: true },
     needsSelection: true,
     replacesInput: true,
   },
   {
     id: 'summarize',
-    definition:
-      'Skill "summarize" · 摘要: summarise the selection in a few sentences, in its language. 用原文的语言把选区概括为几句话。',
+    definition: {
+      en: 'Task (summarize): summarise the selection in a few sentences, in its language.',
+      zh: '任务（摘要）：用原文的语言把选区概括为几句话。',
+    },
     contextRules: { surrounding: 0, history: false },
     needsSelection: true,
   },
   {
     id: 'consistency-check',
-    definition:
-      'Skill "consistency-check" · 一致性检查: find contradictions between the selection and the project settings, earlier chapters and known facts (who, where, when, status). Cite the evidence for each finding (file, document, memory). 找出选区与设定、前文及已知事实之间的矛盾，并为每条发现引用证据。',
+    definition: {
+      en: 'Task (consistency check): find contradictions between the selection and the project settings, earlier chapters and known facts (who, where, when, status). For each finding, quote its evidence and name the file or chapter it is from.',
+      zh: '任务（一致性检查）：找出选区与设定、前文及已知事实（谁、在哪、何时、状态）之间的矛盾。每条发现都引用证据原文，并注明出自哪个文件或章节。',
+    },
     contextRules: { characters: true, 'project-settings': true, memories: true },
     needsSelection: true,
   },
@@ -79,14 +92,15 @@ export function loadSkill(def: SkillDefinition): LoadedSkill {
   if (!SKILL_ID.test(def.id)) {
     throw new EngineError('INVALID_ARGUMENT', 'Invalid `skill.id`: expected a kebab-case id of 2–41 characters', { fields: ['skill.id'] });
   }
-  if (def.definition.trim() === '') {
+  const texts: Record<PromptLanguage, string> = typeof def.definition === 'string' ? { en: def.definition, zh: def.definition } : def.definition;
+  if (texts.en.trim() === '' || texts.zh.trim() === '') {
     throw new EngineError('INVALID_ARGUMENT', 'Invalid `skill.definition`: must not be empty', { fields: ['skill.definition'] });
   }
   // parseContextRules names the path (`context_rules.memories.topN`) and never echoes the value.
   const rules = def.contextRules === undefined ? undefined : parseContextRules(def.contextRules);
   return {
     id: def.id,
-    definition: def.definition,
+    definition: (lang) => texts[lang],
     rules,
     replacesInput: def.replacesInput ?? false,
     info: {

@@ -3,7 +3,7 @@
  * layer's items; `loadLayer` (in context-service.ts) adds the deadline and turns failures into markers.
  * Items carry a creation `order` where one exists, so new entries append (02 doc).
  */
-import { preferenceItem, type ContextItem, type ContextRules, type PreferenceRule } from '../../domain/context';
+import { preferenceItem, type ContextItem, type ContextRules, type PreferenceRule, type PromptLanguage } from '../../domain/context';
 import type { ProjectFileStore } from '../files/project-file-store';
 import { SETTINGS_ROOT } from '../files/project-file-store';
 import type { RuleRepo } from '../store/rule-repo';
@@ -14,10 +14,10 @@ import type { LoadedSkill } from './skills';
 import { SYSTEM_INSTRUCTIONS } from './system-prompt';
 
 /** L0: the system instructions, then the skill definition (a skill switch keeps the first cached). */
-export function rulesItems(skill: LoadedSkill): ContextItem[] {
+export function rulesItems(skill: LoadedSkill, lang: PromptLanguage): ContextItem[] {
   return [
-    { id: 'system:base', kind: 'system', order: 0, text: SYSTEM_INSTRUCTIONS },
-    { id: `skill:${skill.id}`, kind: 'skill', order: 1, text: skill.definition },
+    { id: 'system:base', kind: 'system', order: 0, text: SYSTEM_INSTRUCTIONS[lang] },
+    { id: `skill:${skill.id}`, kind: 'skill', order: 1, text: skill.definition(lang) },
   ];
 }
 
@@ -64,10 +64,16 @@ function toPreference(r: ReturnType<RuleRepo['activeFor']>[number]): PreferenceR
  * 003 "记忆检索失败时降级到默认规则": what L2 shows (status `degraded`) when the rules cannot be read.
  * Generic and safe for any writer; fixed text, so the prefix stays stable while degraded.
  */
-export const DEFAULT_RULES: readonly ContextItem[] = [
-  preferenceItem({ id: 'default:language', rule: '保持原文的语言、人称与语气 · keep the original language, person and tone', scope: 'global', confidence: 0.5, order: 0 }),
-  preferenceItem({ id: 'default:concise', rule: '表达清晰简洁，避免空话 · be clear and concise', scope: 'global', confidence: 0.5, order: 1 }),
-];
+export const DEFAULT_RULES: Record<PromptLanguage, readonly ContextItem[]> = {
+  en: [
+    preferenceItem({ id: 'default:language', rule: 'keep the original language, person and tone', scope: 'global', confidence: 0.5, order: 0 }),
+    preferenceItem({ id: 'default:concise', rule: 'be clear and concise', scope: 'global', confidence: 0.5, order: 1 }),
+  ],
+  zh: [
+    preferenceItem({ id: 'default:language', rule: '保持原文的语言、人称与语气', scope: 'global', confidence: 0.5, order: 0 }),
+    preferenceItem({ id: 'default:concise', rule: '表达清晰简洁，避免空话', scope: 'global', confidence: 0.5, order: 1 }),
+  ],
+};
 
 type FileKind = 'character' | 'style-guide' | 'setting';
 

@@ -6,6 +6,7 @@ import { contextHandlers } from './context';
 import { contextFileHandlers } from './context-files';
 import { learningHandlers } from './learning';
 import { importHandlers } from './imports';
+import { eraseHandlers } from './erase';
 import { conversationHandlers } from './conversations';
 import { recallHandlers } from './recall';
 import { maintenanceHandlers } from './maintenance';
@@ -43,5 +44,7 @@ export function handlerSet(services: Services): HandlerMap {
     ...importHandlers(services),
     // meaning-based recall (issue 18)
     ...embeddingHandlers(services),
+    // erase everything on this device (issue 15)
+    ...eraseHandlers(services),
   };
 }

@@ -201,6 +201,7 @@ const paths: Record<Method, Paths> = {
   'embeddings.status': strict,
   'embeddings.pending': () => [{ model: '' }, { model: 'm', limit: 0 }],
   'embeddings.store': () => [{ model: 'm', items: [] }, { model: 'm', items: [{ kind: 'turn', id: 1, vector: [] }] }],
+  'system.erase': () => [{ confirm: false }, {}],
 };
 
 function minimalExport() {

@@ -30,6 +30,7 @@ import type * as Imp from '../imports';
 import * as importInput from '../imports/schemas';
 import type * as Emb from '../embeddings/types';
 import * as embeddingInput from '../embeddings/schemas';
+import type { EraseReport } from '../store/erase';
 
 const none = z.strictObject({});
 const id = z.string().min(1).max(100);
@@ -681,6 +682,12 @@ export const contract = {
     write: true,
     background: true,
   }),
+  // ── erase everything on this device (issue 15) ────────────────────────────
+  /**
+   * Every row of every table, every full-text entry and every project's files; the file shrinks to its
+   * schema (VACUUM). Not a `write`: it cannot run inside one transaction, and no outbox may replay it.
+   */
+  'system.erase': call<EraseReport>()({ input: z.strictObject({ confirm: z.literal(true) }) }),
 } as const satisfies Record<string, CallSpec>;
 
 export type Contract = typeof contract;

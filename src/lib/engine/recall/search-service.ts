@@ -1,6 +1,7 @@
 import type { Message } from '../../domain/conversation/types';
 import { buildMatchQuery } from '../../domain/text/fts-query';
 import { hasCjk, segmentWords } from '../../domain/text/segment';
+import { markdownToPlain } from '../../domain/text/markdown-plain';
 import { highlightSnippet } from '../../domain/text/snippet';
 import type { EngineEnv } from '../env';
 import { toMessage, type MessageRow } from '../store/conversation-rows';
@@ -84,7 +85,7 @@ export function createSearchService({ driver }: Pick<EngineEnv, 'driver'>) {
       return {
         total: result.total,
         mode,
-        items: result.rows.map((r) => ({ message: toMessage(r), sessionTitle: r.title, snippet: highlightSnippet(r.content, highlightTerms, { maxChars: 180 }) })),
+        items: result.rows.map((r) => ({ message: toMessage(r), sessionTitle: r.title, snippet: highlightSnippet(markdownToPlain(r.content), highlightTerms, { maxChars: 180 }) })),
       };
     },
   };

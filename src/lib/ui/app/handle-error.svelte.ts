@@ -8,25 +8,44 @@ export interface Notice {
   text: string;
   /** An optional action, e.g. undo. */
   action?: { label: string; run: () => void | Promise<void> };
+  /** Stays until dismissed, like an error (e.g. "a new version is ready"). */
+  sticky?: boolean;
+  testid?: string;
 }
 
 /**
  * The one place that turns any failure into a visible, translated message (house style, after immich's
  * handle-error). Logs the code, never the user's text.
+ *
+ * Issue 15: one notice shows at a time (the newest, with how many wait behind it), in a corner away from
+ * the composer; an error or a sticky notice stays until dismissed, a confirmation fades. Each is also
+ * read out once through a live region.
  */
 class Notices {
   items = $state<Notice[]>([]);
+  /** What the live region reads out: the latest notice, polite or (errors) assertive. */
+  announced = $state<{ polite: string; assertive: string }>({ polite: '', assertive: '' });
   #next = 1;
 
   push(notice: Omit<Notice, 'id'>, ttlMs = 6000): number {
     const id = this.#next++;
     this.items = [...this.items, { ...notice, id }];
-    if (ttlMs > 0) setTimeout(() => this.dismiss(id), ttlMs);
+    this.announced = notice.kind === 'error' ? { polite: '', assertive: notice.text } : { polite: notice.text, assertive: '' };
+    if (ttlMs > 0 && notice.kind !== 'error' && !notice.sticky) setTimeout(() => this.dismiss(id), ttlMs);
     return id;
+  }
+
+  /** The notice on show: the newest. */
+  get current(): Notice | null {
+    return this.items.at(-1) ?? null;
   }
 
   dismiss(id: number): void {
     this.items = this.items.filter((n) => n.id !== id);
+  }
+
+  dismissAll(): void {
+    this.items = [];
   }
 }
 

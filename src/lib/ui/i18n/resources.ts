@@ -26,10 +26,12 @@ import { learning as enLearning } from './locales/en/learning';
 import { learning as zhLearning } from './locales/zh-CN/learning';
 import { imports as enImports } from './locales/en/imports';
 import { imports as zhImports } from './locales/zh-CN/imports';
+import { shell as enShell } from './locales/en/shell';
+import { shell as zhShell } from './locales/zh-CN/shell';
 
 export const resources = {
-  en: { common: enCommon, chat: enChat, settings: enSettings, recall: enRecall, jobs: enJobs, memory: enMemory, backup: enBackup, write: enWrite, inspect: enInspect, storage: enStorage, learning: enLearning, imports: enImports },
-  'zh-CN': { common: zhCommon, chat: zhChat, settings: zhSettings, recall: zhRecall, jobs: zhJobs, memory: zhMemory, backup: zhBackup, write: zhWrite, inspect: zhInspect, storage: zhStorage, learning: zhLearning, imports: zhImports },
+  en: { common: enCommon, chat: enChat, settings: enSettings, recall: enRecall, jobs: enJobs, memory: enMemory, backup: enBackup, write: enWrite, inspect: enInspect, storage: enStorage, learning: enLearning, imports: enImports, shell: enShell },
+  'zh-CN': { common: zhCommon, chat: zhChat, settings: zhSettings, recall: zhRecall, jobs: zhJobs, memory: zhMemory, backup: zhBackup, write: zhWrite, inspect: zhInspect, storage: zhStorage, learning: zhLearning, imports: zhImports, shell: zhShell },
 } as const;
 
 export type Locale = keyof typeof resources;

@@ -1,3 +1,4 @@
+import { stripScaffolding } from '../../../domain/context/reply-clean';
 import { budgetsForWindow } from '../../../domain/context/window-budgets';
 import type { Message } from '../../../domain/conversation/types';
 import { EngineError, type IpcError, type IpcResponse } from '../../../domain/errors';
@@ -229,11 +230,12 @@ export class ChatSession {
     this.#abort = abort;
     let text = '';
     try {
+      // A model that copies the prompt's headings or citations into its answer: not shown, not stored.
       const generated = await this.generate(provider, run, abort.signal, (delta) => {
         text += delta;
-        this.draftReply = text;
+        this.draftReply = stripScaffolding(text);
       });
-      text = generated.text;
+      text = stripScaffolding(generated.text);
       // "Memory used" lists what L4 placed and what the model found with search_memories.
       const memoryIds = [...run.memoryIds, ...generated.toolMemoryIds.filter((id) => !run.memoryIds.includes(id))];
       const saved = await this.saveReply({ sessionId, text, status: 'complete', memoryIds, runId: run.runId, model: settings.model });
@@ -242,7 +244,7 @@ export class ChatSession {
     } catch (err) {
       const code = err instanceof EngineError ? err.code : 'INTERNAL';
       const status = code === 'CANCELED' ? 'stopped' : 'failed';
-      if (text.trim()) await this.saveReply({ sessionId, text, status, memoryIds: run.memoryIds, runId: run.runId, model: settings.model, errorCode: status === 'failed' ? code : undefined });
+      if (text.trim()) await this.saveReply({ sessionId, text: stripScaffolding(text), status, memoryIds: run.memoryIds, runId: run.runId, model: settings.model, errorCode: status === 'failed' ? code : undefined });
       await connection.engine.call('run.complete', { runId: run.runId, status: code === 'CANCELED' ? 'canceled' : code === 'TIMEOUT' ? 'timeout' : 'failed' });
       if (code !== 'CANCELED') {
         const message = err instanceof Error ? err.message : '';

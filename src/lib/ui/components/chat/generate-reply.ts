@@ -43,9 +43,10 @@ export async function generateReply(opts: {
         const res = await engine.call('memory.search', { keyword: q.keyword, fromMs: q.fromMs, toMs: q.toMs, limit: TOOL_SEARCH_LIMIT, runId: opts.runId });
         if (!res.ok) throw new EngineError(res.error.code, res.error.message);
         for (const hit of res.data.items) if (!found.includes(hit.memory.id)) found.push(hit.memory.id);
-        // What the model needs, not the whole record: fewer tokens for small local models.
+        // What the model needs, not the whole record: fewer tokens for small local models, and no id it
+        // might echo into the reply (the run keeps which memories these were).
         return {
-          items: res.data.items.map((h) => ({ id: h.memory.id, content: h.memory.content, category: h.memory.category, created: new Date(h.memory.createdAt).toISOString().slice(0, 10) })),
+          items: res.data.items.map((h) => ({ content: h.memory.content, category: h.memory.category, created: new Date(h.memory.createdAt).toISOString().slice(0, 10) })),
         };
       },
     });

@@ -1,10 +1,11 @@
 /** Small display helpers of the inspector. */
+import { formatDateTime } from '../../app/dates';
 import { tDynamic } from '../../i18n/i18n.svelte';
 
 export const shortHash = (hash: string) => hash.slice(0, 12);
 
 export function formatTime(ms: number | null, locale: string): string | null {
-  return ms === null ? null : new Date(ms).toLocaleString(locale);
+  return ms === null ? null : formatDateTime(ms, locale);
 }
 
 /** The skill's display-name key (`write:skills.<id>.name`), as skill.list names it. */

@@ -9,14 +9,17 @@ import type { LayerId, LayerResult } from '../../../domain/context';
 const STABLE: readonly LayerId[] = ['L0', 'L1', 'L2', 'L3'];
 const encoder = new TextEncoder();
 
+/** A layer with nothing in it sends nothing, not even its separator (assemble.ts). */
+const texts = (layers: readonly LayerResult[], ids: readonly LayerId[]) =>
+  ids.map((id) => layers.find((l) => l.id === id)?.text ?? '').filter((t) => t !== '');
+
 export function stablePrefixOf(layers: readonly LayerResult[]): string {
-  const stable = STABLE.map((id) => layers.find((l) => l.id === id)?.text ?? '');
-  return `${stable.join('\n\n')}\n`;
+  return `${texts(layers, STABLE).join('\n\n')}\n`;
 }
 
 /** L4 and L5 texts: the part of the prompt that changes on every request. */
 export function dynamicPartOf(layers: readonly LayerResult[]): string {
-  return (['L4', 'L5'] as const).map((id) => layers.find((l) => l.id === id)?.text ?? '').join('\n\n');
+  return texts(layers, ['L4', 'L5']).join('\n\n');
 }
 
 export async function sha256Hex(text: string): Promise<string> {
@@ -48,7 +51,9 @@ export function comparePrefixes(a: readonly LayerResult[], b: readonly LayerResu
 function layerAt(layers: readonly LayerResult[], offset: number): LayerId {
   let end = 0;
   for (const id of STABLE) {
-    end += encoder.encode(layers.find((l) => l.id === id)?.text ?? '').length + 2;
+    const text = layers.find((l) => l.id === id)?.text ?? '';
+    if (text === '') continue;
+    end += encoder.encode(text).length + 2;
     if (offset < end) return id;
   }
   return 'L3';

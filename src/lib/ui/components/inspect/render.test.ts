@@ -126,7 +126,7 @@ describe('one run', () => {
     expect(html).toContain('Python &lt;b>打包&lt;/b>用 uv');
     const text = textOf(html);
     expect(text).toContain('Found by the model’s memory search');
-    expect(text).toContain('1 of them have been deleted since.');
+    expect(text).toContain('1 of them has been deleted since.');
     inspector.record = record();
     expect(renderHtml(InspectView, { inspector, runId: 'run-7', ready: false })).not.toContain('data-testid="tool-memories"');
   });

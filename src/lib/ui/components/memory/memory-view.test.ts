@@ -71,9 +71,9 @@ describe('memory page tabs', () => {
     const html = view('memories');
     const ids = [...html.matchAll(/<(?:input|select|textarea)\b[^>]*\bid="([^"]+)"/g)].map((m) => m[1]!);
     expect(ids).toEqual(
-      expect.arrayContaining(['memory-search', 'memory-filter-category', 'memory-filter-source', 'memory-filter-scope', 'memory-filter-status', 'memory-retrieve-query', 'memory-clear-confirm-input']),
+      expect.arrayContaining(['memory-search', 'memory-filter-category', 'memory-filter-source', 'memory-filter-scope', 'memory-filter-status', 'memory-retrieve-query']),
     );
     for (const id of ids) expect(html, id).toContain(`for="${id}"`);
-    for (const testid of ['memory-add', 'memory-clear', 'memory-clear-confirm', 'memory-total']) expect(html).toContain(`data-testid="${testid}"`);
+    for (const testid of ['memory-add', 'memory-clear', 'memory-total']) expect(html).toContain(`data-testid="${testid}"`);
   });
 });

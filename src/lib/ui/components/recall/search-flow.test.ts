@@ -53,4 +53,12 @@ describe('recall page filters against the engine', () => {
     expect(all).toHaveLength(3);
     expect(new Set(all.map((i) => i.message.id)).size).toBe(3);
   });
+
+  it('issue 15: a reply’s markdown shows as text in its snippet', async () => {
+    const t = await seeded();
+    expectOk(await t.engine.call('message.append', { sessionId: t.session.id, role: 'assistant', content: '## Reply style\n**What I remember:** processPayment needs a `lock`.' }));
+    const hit = (await search(t, 'lock', {})).items.find((i) => i.message.content.startsWith('##'));
+    const shown = hit?.snippet.segments.map((x) => x.text).join('') ?? '';
+    expect(shown).toBe('Reply style What I remember: processPayment needs a lock.');
+  });
 });

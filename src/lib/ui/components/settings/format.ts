@@ -22,8 +22,5 @@ export function formatBytes(bytes: number, locale: string): string {
   }).format(value);
 }
 
-/** A date and time in the reader's language, e.g. "Mar 5, 2024, 2:07 PM" / "2024年3月5日 14:07". */
-export function formatDateTime(ms: number, locale: string): string {
-  if (!Number.isFinite(ms)) return '—';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
-}
+/** A date and time in the reader's language: the app's one date format (app/dates.ts). */
+export { formatDateTime } from '../../app/dates';

@@ -1,3 +1,4 @@
+import { stripScaffolding } from '../../../domain/context/reply-clean';
 import { budgetsForWindow } from '../../../domain/context/window-budgets';
 import { classifyOutcome, type ImplicitSignal } from '../../../domain/episodes/signals';
 import { EngineError } from '../../../domain/errors';
@@ -269,8 +270,10 @@ export class SkillRunner {
       for await (const ev of provider.chatStream({ messages: built.messages, signal: abort.signal })) {
         if (ev.type !== 'delta') continue;
         text += ev.text;
-        this.streamed = text;
+        this.streamed = stripScaffolding(text);
       }
+      // Headings or citations a model copied from the prompt are no part of the text (issue 15).
+      text = stripScaffolding(text);
       if (text.trim() === '') {
         if (!opts.keepRun) {
           await this.#complete(built.runId, 'completed');

@@ -35,7 +35,8 @@ export const backup = {
       replace: 'Replace',
       replaceHelp: 'Deletes what the file covers in this database first, then imports the file as it is.',
     },
-    replaceWarning: 'Replace deletes {{count}} item(s) from this database before importing. This cannot be undone; export a backup first if unsure.',
+    replaceWarning_one: 'Replace deletes {{count}} item from this database before importing. This cannot be undone; export a backup first if unsure.',
+    replaceWarning_other: 'Replace deletes {{count}} items from this database before importing. This cannot be undone; export a backup first if unsure.',
     table: {
       caption: 'What the import will do',
       data: 'Data',

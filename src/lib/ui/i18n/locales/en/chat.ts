@@ -13,7 +13,8 @@ export const chat = {
     delete: 'Delete',
     deleteConfirm: 'Delete this conversation and everything in it? Memories learned from it are kept.',
     deleted: 'Conversation deleted.',
-    turns: '{{count}} turns',
+    turns_one: '{{count}} turn',
+    turns_other: '{{count}} turns',
   },
   composer: {
     label: 'Message',
@@ -54,7 +55,8 @@ export const chat = {
   },
   remembered: 'Remembered: {{content}}',
   rememberedUndone: 'Forgotten again.',
-  extractionInvalid: 'The model suggested {{count}} memories Engram could not use (malformed, or not in your own words); they were not stored.',
+  extractionInvalid_one: 'The model suggested {{count}} memory Engram could not use (malformed, or not in your own words); it was not stored.',
+  extractionInvalid_other: 'The model suggested {{count}} memories Engram could not use (malformed, or not in your own words); they were not stored.',
   empty: {
     title: 'Start a conversation',
     body: 'Everything you write stays on this device. Engram remembers your preferences and facts you state, and recalls earlier conversations when they matter.',

@@ -43,7 +43,8 @@ export const inspect = {
     stable: 'stable prefix',
     dynamic: 'dynamic',
     tokens: '{{tokens}} / {{budget}} tokens',
-    over: 'Over budget by {{count}} tokens',
+    over_one: 'Over budget by {{count}} token',
+    over_other: 'Over budget by {{count}} tokens',
     tokensLabel: 'Tokens of {{layer}} against its budget',
     sources: 'Sources',
     noSources: 'No sources.',
@@ -60,7 +61,8 @@ export const inspect = {
   toolMemories: {
     heading: 'Found by the model’s memory search',
     intro: 'With agentic search on, the model asked for these memories while it wrote the reply (search_memories); they count as used.',
-    gone: '{{count}} of them have been deleted since.',
+    gone_one: '{{count}} of them has been deleted since.',
+    gone_other: '{{count}} of them have been deleted since.',
   },
   status: { ok: 'OK', empty: 'Empty', missing: 'Unavailable', timeout: 'Timed out', canceled: 'Canceled', degraded: 'Degraded' },
   reason: {

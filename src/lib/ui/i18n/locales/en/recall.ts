@@ -20,7 +20,7 @@ export const recall = {
   intro:
     'Search every message of every conversation on this device. Chinese and English both work: whole words, several words at once, or a name or code symbol such as processPayment.',
   searching: 'Searching…',
-  total: '{{count}} matching messages',
+  total_other: '{{count}} matching messages',
   total_one: '1 matching message',
   noResults: 'No message matches “{{query}}”. Try fewer or different words, or clear the filters.',
   modeAny: 'No message has all the words; showing messages with any of them.',
@@ -34,7 +34,8 @@ export const recall = {
     run: 'Ask',
     running: 'Asking…',
     needQuery: 'Type a question in the search box first.',
-    stats: '{{count}} results from {{searched}} items in {{ms}} ms',
+    stats_one: '{{count}} result from {{searched}} items in {{ms}} ms',
+    stats_other: '{{count}} results from {{searched}} items in {{ms}} ms',
     keywords: 'Keywords',
     symbols: 'Symbols',
     none: 'Nothing in your memory matches this yet.',

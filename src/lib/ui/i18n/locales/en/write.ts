@@ -27,7 +27,8 @@ export const write = {
     renameLabel: 'Chapter title',
     delete: 'Delete chapter',
     deleteConfirm: 'Delete the chapter "{{title}}"? Its text and the skill runs on it are removed.',
-    chars: '{{count}} characters',
+    chars_one: '{{count}} character',
+    chars_other: '{{count}} characters',
   },
   editor: {
     label: 'Chapter text',
@@ -42,7 +43,8 @@ export const write = {
     toolbar: 'Skills',
     instruction: 'Instruction (optional)',
     instructionPlaceholder: 'e.g. keep it tense, more dialogue',
-    selected: '{{count}} characters selected',
+    selected_one: '{{count}} character selected',
+    selected_other: '{{count}} characters selected',
     noSelection: 'Nothing selected: Continue writes on from the cursor; the other skills need a selection.',
     chat: { name: 'Chat', description: 'Answers a message, using your memory.', instruction: 'Answer the message.' },
     continue: {

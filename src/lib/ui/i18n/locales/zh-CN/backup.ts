@@ -36,7 +36,8 @@ export const backup: Messages<typeof en> = {
       replace: '替换',
       replaceHelp: '先删除本数据库中文件所涵盖的内容，再按原样导入文件。',
     },
-    replaceWarning: '替换会在导入前从本数据库删除 {{count}} 项内容，且无法撤销；如不确定，请先导出一份备份。',
+    replaceWarning_one: '替换会在导入前从本数据库删除 {{count}} 项内容，且无法撤销；如不确定，请先导出一份备份。',
+    replaceWarning_other: '替换会在导入前从本数据库删除 {{count}} 项内容，且无法撤销；如不确定，请先导出一份备份。',
     table: {
       caption: '导入将进行的操作',
       data: '数据',

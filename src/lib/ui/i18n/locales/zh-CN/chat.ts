@@ -16,7 +16,8 @@ export const chat: Messages<typeof en> = {
     delete: '删除',
     deleteConfirm: '删除此会话及其全部消息？从中学到的记忆会保留。',
     deleted: '会话已删除。',
-    turns: '{{count}} 轮',
+    turns_one: '{{count}} 轮',
+    turns_other: '{{count}} 轮',
   },
   composer: {
     label: '消息',
@@ -57,7 +58,8 @@ export const chat: Messages<typeof en> = {
   },
   remembered: '已记住：{{content}}',
   rememberedUndone: '已撤销这条记忆。',
-  extractionInvalid: '模型建议的 {{count}} 条记忆无法使用（格式不对，或不是你自己说的话），没有保存。',
+  extractionInvalid_one: '模型建议的 {{count}} 条记忆无法使用（格式不对，或不是你自己说的话），没有保存。',
+  extractionInvalid_other: '模型建议的 {{count}} 条记忆无法使用（格式不对，或不是你自己说的话），没有保存。',
   empty: {
     title: '开始对话',
     body: '你写下的一切都只留在本设备上。Engram 会记住你说过的偏好和事实，并在需要时回想起之前的对话。',

@@ -45,7 +45,8 @@ export const inspect: Messages<typeof en> = {
     stable: '稳定前缀',
     dynamic: '动态部分',
     tokens: '{{tokens}} / {{budget}} Token',
-    over: '超出预算 {{count}} Token',
+    over_one: '超出预算 {{count}} Token',
+    over_other: '超出预算 {{count}} Token',
     tokensLabel: '{{layer}} 的 Token 与预算',
     sources: '来源',
     noSources: '没有来源。',
@@ -62,7 +63,8 @@ export const inspect: Messages<typeof en> = {
   toolMemories: {
     heading: '模型在记忆搜索中找到的',
     intro: '开启主动记忆搜索后，模型在写这条回复时查找了这些记忆（search_memories）；它们也计为已使用。',
-    gone: '其中 {{count}} 条之后已被删除。',
+    gone_one: '其中 {{count}} 条之后已被删除。',
+    gone_other: '其中 {{count}} 条之后已被删除。',
   },
   status: { ok: '正常', empty: '为空', missing: '不可用', timeout: '超时', canceled: '已取消', degraded: '已降级' },
   reason: {

@@ -22,7 +22,7 @@ export const recall: Messages<typeof en> = {
   intro:
     '搜索本设备上所有会话的每一条消息。中文和英文都可以：完整的词、多个词，或者名称、代码符号（例如 processPayment）。',
   searching: '正在搜索…',
-  total: '共 {{count}} 条匹配消息',
+  total_other: '共 {{count}} 条匹配消息',
   total_one: '共 1 条匹配消息',
   noResults: '没有消息匹配“{{query}}”。试试更少或不同的词，或清除筛选。',
   modeAny: '没有消息包含全部词语；下面显示包含其中任一词语的消息。',
@@ -36,7 +36,8 @@ export const recall: Messages<typeof en> = {
     run: '提问',
     running: '正在查询…',
     needQuery: '请先在搜索框中输入问题。',
-    stats: '从 {{searched}} 条中找到 {{count}} 条，用时 {{ms}} 毫秒',
+    stats_one: '从 {{searched}} 条中找到 {{count}} 条，用时 {{ms}} 毫秒',
+    stats_other: '从 {{searched}} 条中找到 {{count}} 条，用时 {{ms}} 毫秒',
     keywords: '关键词',
     symbols: '符号',
     none: '你的记忆中暂时没有与此相关的内容。',

@@ -28,7 +28,8 @@ export const write: Messages<typeof en> = {
     renameLabel: '章节标题',
     delete: '删除章节',
     deleteConfirm: '删除章节「{{title}}」？其正文和针对它的技能运行记录都会被删除。',
-    chars: '{{count}} 字',
+    chars_one: '{{count}} 字',
+    chars_other: '{{count}} 字',
   },
   editor: {
     label: '章节正文',
@@ -43,7 +44,8 @@ export const write: Messages<typeof en> = {
     toolbar: '技能',
     instruction: '补充说明（可选）',
     instructionPlaceholder: '例如：保持紧张感，多一些对白',
-    selected: '已选中 {{count}} 个字符',
+    selected_one: '已选中 {{count}} 个字符',
+    selected_other: '已选中 {{count}} 个字符',
     noSelection: '未选中文字：续写会从光标处接着写；其他技能需要先选中文字。',
     chat: { name: '对话', description: '结合你的记忆回答消息。', instruction: '回答这条消息。' },
     continue: {
