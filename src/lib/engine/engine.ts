@@ -11,6 +11,8 @@ import type { Migration } from './store/migrate';
 import { migrate } from './store/migrate';
 import { classifySqliteError } from './store/sqlite-errors';
 import { ensureSegmenterVersion } from './store/fts-reindex';
+import { createSessionChangeLog, type SessionChangeSet } from './store/session-changes';
+import type { TwoStep } from './protocol/define';
 
 export interface EngineRequest {
   method: string;
@@ -28,6 +30,8 @@ export interface EngineRequest {
 export interface ChangeEvent {
   method: Method;
   at: number;
+  /** The conversations the write changed (absent: none), so a list of them updates those rows only. */
+  sessions?: SessionChangeSet;
 }
 
 export interface Engine {
@@ -59,6 +63,13 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   const ids = opScopedIds(env.ids);
   const handlers: HandlerMap = handlerSet(createServices({ ...env, ids: ids.next }));
   const listeners = new Set<(change: ChangeEvent) => void>();
+  const sessionChanges = createSessionChangeLog(env.driver);
+
+  function announce(method: Method): void {
+    const sessions = sessionChanges.take();
+    const change: ChangeEvent = sessions ? { method, at: env.clock.now(), sessions } : { method, at: env.clock.now() };
+    for (const l of listeners) l(change);
+  }
 
   async function handle(req: EngineRequest): Promise<IpcResponse<unknown>> {
     const { method } = req;
@@ -71,9 +82,14 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
         throw new EngineError('INVALID_ARGUMENT', 'Invalid `opId`: expected a string of 8–100 characters', { fields: ['opId'] });
       const handler = handlers[method] as (input: unknown) => unknown;
       let data: unknown;
-      if (spec.write) {
+      if (spec.write && spec.twoStep) {
+        const steps = handler(parsed.data) as TwoStep<unknown, unknown>;
+        const written = runWrite(method, req, () => steps.write());
+        announce(method);
+        data = await steps.then(written ?? null);
+      } else if (spec.write) {
         data = runWrite(method, req, () => handler(parsed.data));
-        for (const l of listeners) l({ method, at: env.clock.now() });
+        announce(method);
       } else {
         data = await handler(parsed.data);
       }

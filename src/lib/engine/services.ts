@@ -13,6 +13,8 @@ import { createMessageRepo } from './store/message-repo';
 import { createSessionRepo } from './store/session-repo';
 import { createSettingsRepo } from './store/settings-repo';
 import { createSummaryRepo } from './store/summary-repo';
+import { createAfterReplyQueue } from './turn/after-reply-queue';
+import { createTurnService } from './turn/turn-service';
 
 /**
  * The engine's repositories and services, built once per open database and shared by the handlers.
@@ -37,6 +39,9 @@ export function createServices(env: EngineEnv) {
   archiveHooks.push(memory.archive);
   // The context engine (issue 5): layers, runs, feedback, rules, projects and their files.
   const context = createContextServices({ env, settings, sessions, messages, summaries, rolling, workingMemory, memory: memoryPortFrom(memory) });
+  // One call per turn each way (issue 16), on the services above.
+  const afterReplyQueue = createAfterReplyQueue(env.driver);
+  const turns = createTurnService({ env, sessions, messages, conversation, settings, context: context.context, runs: context.runs, runRepo: context.deps.runs, queue: afterReplyQueue });
   return {
     env,
     settings,
@@ -50,6 +55,8 @@ export function createServices(env: EngineEnv) {
     rolling,
     memory,
     context,
+    turns,
+    afterReplyQueue,
     recall: createRecallService(env),
     search: createSearchService(env),
     cleanup: createCleanup(env),

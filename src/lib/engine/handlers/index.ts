@@ -1,5 +1,6 @@
 import type { Method, Output, Parsed } from '../protocol/contract';
 import type { Services } from '../services';
+import type { TwoStep } from '../protocol/define';
 import { backupHandlers } from './backup';
 import { contextHandlers } from './context';
 import { contextFileHandlers } from './context-files';
@@ -9,8 +10,10 @@ import { maintenanceHandlers } from './maintenance';
 import { memoryHandlers } from './memory';
 import { settingsHandlers } from './settings';
 import { systemHandlers } from './system';
+import { turnHandlers } from './turns';
 
-export type Handler<M extends Method> = (input: Parsed<M>) => Output<M> | Promise<Output<M>>;
+/** A `twoStep` call's handler returns its two steps (protocol/define.ts). */
+export type Handler<M extends Method> = (input: Parsed<M>) => Output<M> | Promise<Output<M>> | TwoStep<unknown, Output<M>>;
 export type HandlerMap = { [M in Method]: Handler<M> };
 export type Handlers<K extends Method> = { [M in K]: Handler<M> };
 
@@ -31,5 +34,7 @@ export function handlerSet(services: Services): HandlerMap {
     ...contextFileHandlers(services),
     // backup (issue 6)
     ...backupHandlers(services),
+    // turns (issue 16)
+    ...turnHandlers(services),
   };
 }

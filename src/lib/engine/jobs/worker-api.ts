@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { systemClock } from '../../domain/clock';
 import { createProvider } from '../../domain/llm';
-import type { ModelSettings } from '../../domain/llm/settings';
+import { DEFAULT_MODEL_SETTINGS, type ModelSettings } from '../../domain/llm/settings';
 import { afterReply, type AfterReplyInput, type AfterReplyResult } from './after-reply';
 import { createCaller, type RawEndpoint } from '../client/caller';
 import { maintenanceJob } from './maintenance-job';
@@ -11,7 +11,14 @@ import { runSweepJob } from '../context/run-sweep-job';
 import { createScheduler, type Scheduler } from './scheduler';
 import type { JobDefinition, JobProgress } from './types';
 
-export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob, rollingSummariesJob];
+import { afterReplyJob } from './after-reply-job';
+import type { ModelProvider } from '../../domain/llm/types';
+
+/** The model the page last asked for (afterReply): the after-reply job uses it for what a closed window left. */
+let lastModel: ModelSettings | null = null;
+const lastProvider = (): ModelProvider => createProvider(lastModel ?? { ...DEFAULT_MODEL_SETTINGS });
+
+export const JOBS: readonly JobDefinition[] = [maintenanceJob, workingMemoryJob, runSweepJob, rollingSummariesJob, afterReplyJob(lastProvider)];
 export const JOBS_LOCK = 'engram-jobs';
 
 export interface JobsWorkerApi {
@@ -55,6 +62,7 @@ export function createJobsWorkerApi(): JobsWorkerApi {
     run: (name) => need().run(name, 'demand'),
     afterReply(input, model) {
       if (!engine) throw new Error('jobs worker not started');
+      lastModel = model;
       return afterReply({ engine, provider: createProvider(model), input });
     },
     activity: () => need().activity(),

@@ -156,6 +156,17 @@ const paths: Record<Method, Paths> = {
   'backup.exportDbFile': strict,
   'backup.checkDbFile': () => [{ file: notADatabase() }, { file: new Blob([]) }],
   'backup.importDbFile': () => [{ file: notADatabase(), confirm: true }],
+  // turns (issue 16)
+  'turn.prepare': (c) => [
+    { sessionId: MISSING, content: 'x', locale: 'en' },
+    { content: 'x', retryOf: c.messageId, locale: 'en' },
+    { retryOf: 999_999, locale: 'en' },
+    { projectId: MISSING, content: 'x', locale: 'en' },
+  ],
+  'turn.finish': (c) => [{ runId: MISSING, outcome: 'completed' }, { runId: c.runId, outcome: 'completed', userMessageId: 999_999 }],
+  'turn.afterReplyPending': () => [{ limit: 0 }],
+  'turn.afterReplyDone': () => [{ runId: '' }],
+  'session.getMany': () => [{ ids: 'x' }],
 };
 
 function minimalExport() {

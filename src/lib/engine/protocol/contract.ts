@@ -23,6 +23,7 @@ import type * as Backup from '../backup';
 import * as backupInput from '../backup/schemas';
 import type { IntegrityReport, JobRun, MaintenanceReport, SystemStatus } from './types';
 import type { ReindexReport } from '../store/fts-reindex';
+import type * as Turn from '../turn/types';
 
 const none = z.strictObject({});
 const id = z.string().min(1).max(100);
@@ -536,6 +537,59 @@ export const contract = {
   'backup.importDbFile': call<Backup.DbFileCheck>()({
     input: z.strictObject({ file: backupInput.file, confirm: z.literal(true) }),
     errors: ['UNSUPPORTED_VERSION'],
+  }),
+
+  // ── turns: one call per chat turn each way (issue 16) ─────────────────────
+  /**
+   * Prepares a chat turn in one call: the user's message is stored (a new conversation made first when there is no
+   * `sessionId`; on `retryOf`, that message's replies are removed instead), then the context is built for it and
+   * returned as the request to send. A build that is stopped (`context.cancel { requestId }`) or fails is reported
+   * in `context` — the message stays stored either way.
+   */
+  'turn.prepare': call<Turn.PreparedTurn>()({
+    input: z
+      .strictObject({
+        sessionId: id.optional(),
+        projectId: id.optional(),
+        content: messageContent.optional(),
+        retryOf: messageId.optional(),
+        requestId: z.string().min(8).max(100).optional(),
+        locale: z.enum(['en', 'zh-CN']),
+        tokenRatio: z.number().min(0.25).max(4).optional(),
+        budgets: z.partialRecord(z.enum(['L0', 'L1', 'L2', 'L3', 'L4', 'L5']), z.number().int().min(0).max(200_000)).optional(),
+      })
+      .refine((v) => (v.content === undefined) !== (v.retryOf === undefined), { message: 'give `content` (a new message) or `retryOf` (answer one again), exactly one', path: ['content'] })
+      .refine((v) => v.retryOf === undefined || v.projectId === undefined, { message: '`projectId` is for a new conversation, not a retry', path: ['projectId'] }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    write: true,
+    twoStep: true,
+  }),
+  /**
+   * Finishes a turn (or a skill run) in one transaction: the reply is stored when there is text (status from
+   * `outcome`: completed → complete, canceled → stopped, failed/timeout → failed), the run completes with it, and —
+   * for a completed chat turn with its `userMessageId` — the after-reply work is queued for the jobs worker.
+   */
+  'turn.finish': call<Turn.FinishedTurn>()({
+    input: z.strictObject({
+      runId: id,
+      outcome: z.enum(['completed', 'canceled', 'failed', 'timeout']),
+      text: z.string().max(200_000).default(''),
+      userMessageId: messageId.optional(),
+      model: z.string().max(200).optional(),
+      errorCode: z.string().max(60).optional(),
+      toolMemoryIds: z.array(z.string().max(100)).max(100).default([]),
+    }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    write: true,
+  }),
+  /** After-reply work queued longer than `olderThanMs` ago and not done: a window closed before its jobs worker got to it. */
+  'turn.afterReplyPending': call<Turn.AfterReplyJob[]>()({
+    input: z.strictObject({ olderThanMs: z.number().int().min(0).default(60_000), limit: z.number().int().min(1).max(50).default(10) }),
+  }),
+  'turn.afterReplyDone': call<{ done: boolean }>()({ input: z.strictObject({ runId: id }), write: true, background: true }),
+  /** The conversations a change event named, as a list shows them (those still there), and the list's new total. */
+  'session.getMany': call<{ items: Session[]; total: number }>()({
+    input: z.strictObject({ ids: z.array(id).max(200), starredOnly: z.boolean().default(false), projectId: id.nullable().optional() }),
   }),
 } as const satisfies Record<string, CallSpec>;
 
