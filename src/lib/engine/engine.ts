@@ -87,6 +87,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
         const written = runWrite(method, req, () => steps.write());
         announce(method);
         data = await steps.then(written ?? null);
+        if (steps.announceAfter) announce(method);
       } else if (spec.write) {
         data = runWrite(method, req, () => handler(parsed.data));
         announce(method);

@@ -78,6 +78,8 @@ class Out {
 }
 
 const PAGE_ROWS = 500;
+/** The longest one export piece may take (a page of rows is read, then rows are encoded until then). */
+export const PIECE_MS = 20;
 const IDLE_MS = 10 * 60_000;
 const MAX_CURSORS = 3;
 
@@ -191,15 +193,21 @@ export function createExportService(deps: {
     return text;
   }
 
+  /**
+   * A piece ends at `maxChars` or after PIECE_MS, whichever comes first (issue 16: an export must not hold the
+   * worker long enough to stall a foreground call; the caller just asks for the next piece sooner).
+   */
   function tablesPiece(c: Cursor, out: Out, maxChars: number): void {
-    while (c.phase === 'tables' && out.length < maxChars) {
+    const t0 = performance.now();
+    const full = () => out.length >= maxChars || performance.now() - t0 >= PIECE_MS;
+    while (c.phase === 'tables' && !full()) {
       const entry = REGISTRY[c.table] as EngineTable;
       if (c.after === null && c.firstRow) out.push(`${c.table > 0 ? ',' : ''}"${entry.spec.name}":[`);
       const rows = readPage(entry, c);
       let emitted = 0;
       // Row by row, so a piece overruns `maxChars` by one row at most; the next piece resumes after it.
       for (const row of rows) {
-        if (emitted > 0 && out.length >= maxChars) break;
+        if (emitted > 0 && full()) break;
         out.push(`${c.firstRow ? '' : ','}${encode(entry, row)}`);
         c.after = pageKey(entry, row);
         c.firstRow = false;

@@ -10,6 +10,7 @@ import { loadSqlite3, openWasmDatabase } from '../store/open-wasm';
 import { createDbHost, type DbHost } from './db-host';
 import type { HostEvent, HostInfo } from './messages';
 import type { IpcResponse } from '../../domain/errors';
+import { markStartup, startupMarks, type StartupStage } from './startup-marks';
 
 export interface DbWorkerApi {
   start(opts: { persistent: boolean }): void;
@@ -18,10 +19,13 @@ export interface DbWorkerApi {
   info(): HostInfo | null;
   /** The jobs worker reaches the engine through this port and never opens the database itself. */
   connectJobs(port: MessagePort): void;
+  /** When each stage of opening the database finished (startup-marks.ts; the speed benchmark's cold start). */
+  startup(): Partial<Record<StartupStage, number>>;
 }
 
 /** The object db.worker.ts exposes over Comlink. */
 export function createDbWorkerApi(): DbWorkerApi {
+  markStartup('worker-start');
   const log = consoleLogger('db');
   let host: DbHost | null = null;
   const early: ((e: HostEvent) => void)[] = [];
@@ -39,7 +43,7 @@ export function createDbWorkerApi(): DbWorkerApi {
           const opened = await openWasmDatabase({ persistent, log, onWaiting: waiting });
           // Database-file import (backup, issue 6) needs the live connection and the migrations.
           provideDbFileAccess(opened.driver, { sqlite3: await loadSqlite3(), db: opened.db, migrations });
-          return createEngine(
+          const engine = createEngine(
             {
               driver: opened.driver,
               clock: systemClock,
@@ -52,16 +56,23 @@ export function createDbWorkerApi(): DbWorkerApi {
             },
             migrations,
           );
+          markStartup('engine');
+          return engine;
         },
       });
       for (const l of early.splice(0)) host.subscribe(l);
     },
-    call: (req) => needHost().call(req),
+    call: async (req) => {
+      const res = await needHost().call(req);
+      if (res.ok) markStartup('first-call');
+      return res;
+    },
     subscribe(listener) {
       if (host) host.subscribe(listener);
       else early.push(listener);
     },
     info: () => host?.info() ?? null,
+    startup: () => startupMarks(),
     connectJobs(port) {
       Comlink.expose({ call: (req: EngineRequest) => needHost().call(req) }, port);
     },

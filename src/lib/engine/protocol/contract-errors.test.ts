@@ -167,6 +167,7 @@ const paths: Record<Method, Paths> = {
   'turn.afterReplyPending': () => [{ limit: 0 }],
   'turn.afterReplyDone': () => [{ runId: '' }],
   'session.getMany': () => [{ ids: 'x' }],
+  'backup.importProgress': () => [{ token: 'import-missing' }],
 };
 
 function minimalExport() {

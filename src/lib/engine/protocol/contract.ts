@@ -54,8 +54,11 @@ export const contract = {
   'maintenance.optimize': call<MaintenanceReport>()({ input: none, write: true, background: true }),
   'maintenance.ftsMerge': call<MaintenanceReport>()({ input: none, write: true, background: true }),
   'maintenance.integrityCheck': call<IntegrityReport>()({ input: none }),
-  /** 002 memory_reindex: every full-text row rebuilt with the current segmenter (also run at start when it changed). */
-  'maintenance.reindex': call<ReindexReport>()({ input: none, write: true, background: true }),
+  /**
+   * 002 memory_reindex: every full-text row rebuilt with the current segmenter (also run at start when it changed),
+   * in short transactions with the worker free in between (issue 16); cut short, the next one goes on from there.
+   */
+  'maintenance.reindex': call<ReindexReport>()({ input: none, write: true, background: true, twoStep: true }),
   'jobs.record': call<JobRun>()({
     input: z.strictObject({
       job: jobName,
@@ -520,11 +523,15 @@ export const contract = {
     ]),
     errors: ['NOT_FOUND', 'UNSUPPORTED_VERSION'],
   }),
-  /** Writes a previewed file in one transaction: every row and the plan for its files, or none. */
+  /**
+   * Writes a previewed file in short transactions with the worker free in between (issue 16; backup.importProgress
+   * tells how far); the last also records the plan for its files. Cut short, the same file applied again resumes.
+   */
   'backup.importApply': call<Backup.ImportResult>()({
     input: z.strictObject({ token: backupInput.token, mode: backupInput.mode }),
     errors: ['NOT_FOUND', 'CONFLICT'],
     write: true,
+    twoStep: true,
   }),
   /** After importApply: writes the project setting files it recorded (idempotent; also done at the next start). */
   'backup.importFiles': call<Backup.FilesReport>()({ input: z.strictObject({ token: backupInput.token }), errors: ['NOT_FOUND'] }),
@@ -588,6 +595,8 @@ export const contract = {
   }),
   'turn.afterReplyDone': call<{ done: boolean }>()({ input: z.strictObject({ runId: id }), write: true, background: true }),
   /** The conversations a change event named, as a list shows them (those still there), and the list's new total. */
+  /** How far backup.importApply has come with a previewed file. */
+  'backup.importProgress': call<Backup.ImportProgress>()({ input: z.strictObject({ token: backupInput.token }), errors: ['NOT_FOUND'] }),
   'session.getMany': call<{ items: Session[]; total: number }>()({
     input: z.strictObject({ ids: z.array(id).max(200), starredOnly: z.boolean().default(false), projectId: id.nullable().optional() }),
   }),

@@ -48,4 +48,6 @@ export function call<O>() {
 export interface TwoStep<W, O> {
   write(): W;
   then(written: W | null): Promise<O>;
+  /** `then` writes too (in transactions of its own): announce a change again when it is done. */
+  announceAfter?: boolean;
 }

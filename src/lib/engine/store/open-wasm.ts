@@ -4,6 +4,7 @@ import type { StorageKind } from '../protocol/types';
 import type { SqlDriver } from './driver';
 import { BUSY_OPEN, openWhileBusy } from './open-retry';
 import { createSqliteWasmDriver } from './sqlite-wasm-driver';
+import { markStartup } from '../host/startup-marks';
 
 export const DB_FILE = '/engram.sqlite3';
 const POOL_NAME = 'engram-sahpool';
@@ -12,7 +13,7 @@ let sqlite3Promise: Promise<Sqlite3Static> | null = null;
 
 /** One sqlite3 module per JS context. */
 export function loadSqlite3(): Promise<Sqlite3Static> {
-  sqlite3Promise ??= sqlite3InitModule();
+  sqlite3Promise ??= sqlite3InitModule().then((sqlite3) => (markStartup('wasm'), sqlite3));
   return sqlite3Promise;
 }
 
@@ -57,8 +58,10 @@ async function openOpfs(sqlite3: Sqlite3Static): Promise<OpenedDatabase> {
     initialCapacity: 6,
   };
   const pool = await sqlite3.installOpfsSAHPoolVfs(options as Parameters<Sqlite3Static['installOpfsSAHPoolVfs']>[0]);
+  markStartup('pool');
   const db = new pool.OpfsSAHPoolDb(DB_FILE);
   tune(db, true);
+  markStartup('open');
   return { driver: createSqliteWasmDriver(db), storage: { kind: 'opfs', reason: null }, pool, db };
 }
 
