@@ -3,6 +3,8 @@ import { rmSync } from 'node:fs';
 import type { CorpusQuery } from '../lib/corpus';
 import type { BenchApi, FillReport, PrefillReport } from './page';
 import type { PeerReport } from './peers';
+import type { StallReport } from './stall';
+import type { TurnTimings } from './turns';
 import type { OpenSession } from './native';
 import { hookSqlite, sqliteMemory, workerHeap, type SqliteMemory, type WorkerHeap } from './worker-heap';
 
@@ -25,6 +27,12 @@ export interface BrowserSizeReport {
   pageHeapBefore: number | null;
   peers: PeerReport[];
   coldStartMs: number[];
+  /** Each cold start's stages (ms from navigation start): the app's DB worker, and the bare sqlite-wasm floor. */
+  coldStages: Record<string, number>[];
+  bareStartMs: number[];
+  bareStages: Record<string, number>[];
+  turns: TurnTimings | null;
+  stalls: StallReport[];
 }
 
 export interface BrowserSizeOptions {
@@ -41,6 +49,11 @@ export interface BrowserSizeOptions {
   recallLimit: number;
   coldStarts: number;
   peers: boolean;
+  /** Chat turns timed through turn.prepare / turn.finish against the scripted model. */
+  turns: number;
+  /** A backup file to import while the stall probe runs (null: no import stall figure). */
+  importUrl: string | null;
+  exportChunks: number;
   log: (line: string) => void;
 }
 
@@ -90,10 +103,20 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
       peers = await call(page, 'peers', { seed: opts.seed, count: opts.size, queries: opts.queries, limit: opts.recallLimit });
     }
     const coldStartMs: number[] = [];
+    const coldStages: Record<string, number>[] = [];
+    const bareStartMs: number[] = [];
+    const bareStages: Record<string, number>[] = [];
+    // Alternately, the app's DB worker and the bare floor, from the same navigation start on the same file.
     for (let i = 0; i < opts.coldStarts; i++) {
       await page.goto(opts.baseUrl);
       coldStartMs.push((await call(page, 'boot')).firstRecallMs);
+      coldStages.push(await call(page, 'startupStages'));
+      await page.goto(`${opts.baseUrl}?bare=1`);
+      bareStartMs.push((await call(page, 'boot')).firstRecallMs);
+      bareStages.push(await call(page, 'startupStages'));
     }
+    await page.goto(opts.baseUrl);
+    await call(page, 'boot');
     // Memory: one more load, hooked before the worker starts (worker-heap.ts), then the recall workload again.
     await page.goto(`${opts.baseUrl}?hold=1`);
     const dbWorker = await hookSqlite(page, 'db.worker');
@@ -106,6 +129,13 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
     const heap = browserCdp ? await workerHeap(browserCdp, 'db.worker').catch((e: Error) => (opts.log(`  worker heap: ${e.message}`), null)) : null;
     // Last: it writes summaries, which the recall figures above should not see.
     const summaryMs = await call(page, 'summarize', { count: 20 });
+    let turns: TurnTimings | null = null;
+    if (opts.turns > 0) {
+      opts.log(`  ${opts.turns} chat turns against the scripted model`);
+      turns = await call(page, 'turns', { turns: opts.turns });
+    }
+    opts.log('  background jobs with the stall probe');
+    const stalls = await call(page, 'stalls', { importUrl: opts.importUrl, exportChunks: opts.exportChunks });
     return {
       chromium: version,
       prefill: boot.prefill,
@@ -123,6 +153,11 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
       pageHeapBefore,
       peers,
       coldStartMs,
+      coldStages,
+      bareStartMs,
+      bareStages,
+      turns,
+      stalls,
     };
   } finally {
     await context.close();

@@ -13,7 +13,7 @@ import { build } from 'vite';
 import { generateQueries, generateTurns } from '../lib/corpus';
 import { machineInfo, machineLine } from '../lib/machine';
 import { runBrowserSize } from './browser-run';
-import { openNative } from './native';
+import { openNative, writeMemoryBackup } from './native';
 import { checks, sizeReport, speedTables, type SpeedResult, type SpeedSize } from './report';
 import { serveStatic } from './serve';
 
@@ -22,8 +22,8 @@ const REPO = resolve(HERE, '../..');
 const CACHE = join(REPO, 'bench/.cache');
 const DIST = join(CACHE, 'speed');
 const PREFILL_DIR = join(DIST, 'prefill');
-/** Not 4173: the app's e2e tests own that port. */
-const PORT = 4190;
+/** Not 4173: the app's e2e tests own that port. BENCH_PORT lets runs side by side use their own. */
+const PORT = Number(process.env.BENCH_PORT ?? 4190);
 
 const { values } = parseArgs({
   options: {
@@ -34,7 +34,15 @@ const { values } = parseArgs({
     'queries-per-kind': { type: 'string', default: '50' },
     seed: { type: 'string', default: '42' },
     'no-peers': { type: 'boolean', default: false },
+    /** Peers (in-memory indexes in the page) only up to this size: past it their heap is the page's limit. */
+    'peers-max': { type: 'string', default: '100000' },
     'skip-build': { type: 'boolean', default: false },
+    /** Chat turns timed through turn.prepare → scripted model → turn.finish (issue 16). */
+    turns: { type: 'string', default: '200' },
+    /** Memories in the backup file imported while the stall probe runs (issue 16). */
+    'import-memories': { type: 'string', default: '10000' },
+    /** Export pieces (1 MB each) read while the stall probe runs. */
+    'export-chunks': { type: 'string', default: '20' },
   },
 });
 
@@ -48,6 +56,10 @@ const sample = int('sample', values.sample);
 const memories = int('memories', values.memories);
 const perKind = int('queries-per-kind', values['queries-per-kind']);
 const seed = int('seed', values.seed);
+const turnsTimed = int('turns', values.turns);
+const peersMax = int('peers-max', values['peers-max']);
+const importMemories = int('import-memories', values['import-memories']);
+const exportChunks = int('export-chunks', values['export-chunks']);
 const RECALL_LIMIT = 5;
 const COLD_STARTS = 3;
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -68,6 +80,13 @@ async function main(): Promise<void> {
   mkdirSync(PREFILL_DIR, { recursive: true });
   const server = await serveStatic(DIST, PORT);
   const queries = generateQueries({ seed, perKind });
+  let importUrl: string | null = null;
+  if (importMemories > 0) {
+    log(`writing a backup file of ${importMemories.toLocaleString('en')} memories (native engine) for the import stall figure`);
+    const bytes = await writeMemoryBackup(join(DIST, 'import-memories.json'), { seed, count: importMemories });
+    importUrl = '/import-memories.json';
+    log(`  ${(bytes / 2 ** 20).toFixed(1)} MB`);
+  }
   const native = openNative({ path: join(CACHE, 'native.sqlite3'), seed, total: sizes.at(-1) ?? 0 });
   const out: SpeedSize[] = [];
   let chromium = 'unknown';
@@ -101,7 +120,10 @@ async function main(): Promise<void> {
         memories,
         recallLimit: RECALL_LIMIT,
         coldStarts: COLD_STARTS,
-        peers: !values['no-peers'],
+        peers: !values['no-peers'] && size <= peersMax,
+        turns: turnsTimed,
+        importUrl,
+        exportChunks,
         log,
       });
       if (prefillUrl) rmSync(join(DIST, prefillUrl), { force: true });
@@ -127,7 +149,10 @@ async function main(): Promise<void> {
   }
   const result: SpeedResult = {
     machine: { ...machineInfo(), chromium },
-    config: { sizes, seed, ui_sample: sample, memories, queries: queries.length, queries_per_kind: perKind, recall_limit: RECALL_LIMIT, cold_starts: COLD_STARTS, peers: !values['no-peers'] },
+    config: {
+      sizes, seed, ui_sample: sample, memories, queries: queries.length, queries_per_kind: perKind, recall_limit: RECALL_LIMIT, cold_starts: COLD_STARTS,
+      peers: !values['no-peers'], peers_max: peersMax, turns: turnsTimed, import_memories: importMemories, export_chunks: exportChunks,
+    },
     sizes: out,
     checks: checks(out),
     notes: [
@@ -135,6 +160,9 @@ async function main(): Promise<void> {
       'earlier turns: the same engine on better-sqlite3 writes them, the file is imported into the OPFS pool (bench-only bulk path)',
       'recall = recall.search (limit 5) over a fixed set of symbol / zh / en / mixed queries; memories = memory.create after the turns',
       'worker memory: V8 used heap over CDP after a forced GC; sqlite-wasm linear memory and sqlite3_status64(MEMORY_USED) read in the worker (worker-heap.ts); peers: page JS heap added, after gc()',
+      'send overhead: the chat path (engine/client/generation-run.ts: turn.prepare → openai-compatible provider → turn.finish) against a scripted model on the harness server that answers at once; send → the request leaves (fetch called), reply done (stream ended) → stored (turn.finish answered with the message)',
+      'cold start: alternately the app page (DB worker: worker start, wasm, OPFS pool, open, engine = migrations checked + services, first recall) and ?bare (bare.worker.ts: sqlite-wasm, same pool and file, one FTS query), each from its navigation start',
+      'stalls: while each job runs, session.list (limit 20) every 5 ms; the longest wait is what a person feels; the import file holds the --import-memories memories (written by the native engine)',
     ],
     elapsed_ms: Math.round(performance.now() - t0),
   };
