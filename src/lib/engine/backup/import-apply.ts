@@ -51,7 +51,7 @@ const MAX_LISTED_CONFLICTS = 100;
 type Blocked = 'conflict' | 'duplicate';
 
 /** Rows one step writes (a step is the unit between two looks at the clock). */
-const ROWS_PER_STEP = 25;
+const ROWS_PER_STEP = 5;
 
 export interface ImportRun {
   /** One bit of work inside the caller's transaction; false when the whole file is written. */
