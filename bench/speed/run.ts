@@ -90,6 +90,29 @@ async function main(): Promise<void> {
   const native = openNative({ path: join(CACHE, 'native.sqlite3'), seed, total: sizes.at(-1) ?? 0 });
   const out: SpeedSize[] = [];
   let chromium = 'unknown';
+  const resultNow = (): SpeedResult => ({
+    machine: { ...machineInfo(), chromium },
+    config: {
+      sizes, seed, ui_sample: sample, memories, queries: queries.length, queries_per_kind: perKind, recall_limit: RECALL_LIMIT, cold_starts: COLD_STARTS,
+      peers: !values['no-peers'], peers_max: peersMax, turns: turnsTimed, import_memories: importMemories, export_chunks: exportChunks,
+    },
+    sizes: out,
+    checks: checks(out),
+    notes: [
+      `each size in a fresh Chromium profile (fresh OPFS); the last min(size, ${sample}) turns appended one at a time through Comlink + createCaller, each timed`,
+      'earlier turns: the same engine on better-sqlite3 writes them, the file is imported into the OPFS pool (bench-only bulk path)',
+      'recall = recall.search (limit 5) over a fixed set of symbol / zh / en / mixed queries; memories = memory.create after the turns',
+      'worker memory: V8 used heap over CDP after a forced GC; sqlite-wasm linear memory and sqlite3_status64(MEMORY_USED) read in the worker (worker-heap.ts); peers: page JS heap added, after gc()',
+      'send overhead: the chat path (engine/client/generation-run.ts: turn.prepare → openai-compatible provider → turn.finish) against a scripted model on the harness server that answers at once; send → the request leaves (fetch called), reply done (stream ended) → stored (turn.finish answered with the message)',
+      'cold start: alternately the app page (DB worker: worker start, wasm, OPFS pool, open, engine = migrations checked + services, first recall) and ?bare (bare.worker.ts: sqlite-wasm, same pool and file, one FTS query), each from its navigation start',
+      'stalls: while each job runs, session.list (limit 20) every 5 ms; the longest wait is what a person feels; the import file holds the --import-memories memories (written by the native engine)',
+    ],
+    elapsed_ms: Math.round(performance.now() - t0),
+  });
+  const file = resolve(values.out ?? join(REPO, 'bench/results/speed.json'));
+  mkdirSync(dirname(file), { recursive: true });
+  // Written after every size, so a long run cut short (a million turns on a busy machine) keeps what it measured.
+  const save = (result: SpeedResult) => writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   try {
     for (const size of sizes) {
       const ui = Math.min(size, sample);
@@ -141,34 +164,15 @@ async function main(): Promise<void> {
         }),
       );
       log(`  store p95 ${out.at(-1)?.store_turn_ms.p95} ms, recall p95 ${out.at(-1)?.recall_ms.all.p95} ms`);
+      save({ ...resultNow(), notes: [...resultNow().notes, `partial: the run was still going (sizes ${out.map((x) => x.turns).join(', ')} done)`] });
     }
   } finally {
     native.close();
     rmSync(join(CACHE, 'native.sqlite3'), { force: true });
     server.close();
   }
-  const result: SpeedResult = {
-    machine: { ...machineInfo(), chromium },
-    config: {
-      sizes, seed, ui_sample: sample, memories, queries: queries.length, queries_per_kind: perKind, recall_limit: RECALL_LIMIT, cold_starts: COLD_STARTS,
-      peers: !values['no-peers'], peers_max: peersMax, turns: turnsTimed, import_memories: importMemories, export_chunks: exportChunks,
-    },
-    sizes: out,
-    checks: checks(out),
-    notes: [
-      `each size in a fresh Chromium profile (fresh OPFS); the last min(size, ${sample}) turns appended one at a time through Comlink + createCaller, each timed`,
-      'earlier turns: the same engine on better-sqlite3 writes them, the file is imported into the OPFS pool (bench-only bulk path)',
-      'recall = recall.search (limit 5) over a fixed set of symbol / zh / en / mixed queries; memories = memory.create after the turns',
-      'worker memory: V8 used heap over CDP after a forced GC; sqlite-wasm linear memory and sqlite3_status64(MEMORY_USED) read in the worker (worker-heap.ts); peers: page JS heap added, after gc()',
-      'send overhead: the chat path (engine/client/generation-run.ts: turn.prepare → openai-compatible provider → turn.finish) against a scripted model on the harness server that answers at once; send → the request leaves (fetch called), reply done (stream ended) → stored (turn.finish answered with the message)',
-      'cold start: alternately the app page (DB worker: worker start, wasm, OPFS pool, open, engine = migrations checked + services, first recall) and ?bare (bare.worker.ts: sqlite-wasm, same pool and file, one FTS query), each from its navigation start',
-      'stalls: while each job runs, session.list (limit 20) every 5 ms; the longest wait is what a person feels; the import file holds the --import-memories memories (written by the native engine)',
-    ],
-    elapsed_ms: Math.round(performance.now() - t0),
-  };
-  const file = resolve(values.out ?? join(REPO, 'bench/results/speed.json'));
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  const result = resultNow();
+  save(result);
   console.log(`\n${machineLine(result.machine)}, Chromium ${chromium}\n\n${speedTables(result, 'text')}\n\n→ ${file} (${(result.elapsed_ms / 1000).toFixed(0)} s)`);
 }
 
