@@ -51,5 +51,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20000,
     pool: 'threads',
+    // The tokenizer loads on first use in the app (domain/text/tokens.ts); tests count from their first line.
+    setupFiles: ['src/lib/domain/text/tokens-setup.ts'],
   },
 });

@@ -116,6 +116,9 @@ export function renderLatest(): string {
   if (speed) {
     parts.push(`${machineLine(speed.machine)}, Chromium ${speed.machine.chromium} · ${(speed.elapsed_ms / 1000).toFixed(0)} s`, '');
     parts.push(speedTables(speed, 'markdown'), '', ...speed.notes.map((n) => `- ${n}`));
+    // The reading of that run (which goals hold, which do not and why), written by whoever ran it.
+    const analysis = join(RESULTS, 'speed-analysis.md');
+    if (existsSync(analysis)) parts.push('', readFileSync(analysis, 'utf8').trim());
   } else {
     parts.push('(no speed results yet)');
   }

@@ -4,6 +4,8 @@ import type { CorpusQuery } from '../lib/corpus';
 import type { BenchApi, FillReport, PrefillReport } from './page';
 import type { EpisodeReport } from './episodes';
 import type { PeerReport } from './peers';
+import type { StallReport } from './stall';
+import type { TurnTimings } from './turns';
 import type { OpenSession } from './native';
 import { hookSqlite, sqliteMemory, workerHeap, type SqliteMemory, type WorkerHeap } from './worker-heap';
 
@@ -28,6 +30,12 @@ export interface BrowserSizeReport {
   coldStartMs: number[];
   /** Seed 003's calls at scale (issue 17), measured last so they do not change the figures above. */
   episodes: EpisodeReport | null;
+  /** Each cold start's stages (ms from navigation start): the app's DB worker, and the bare sqlite-wasm floor. */
+  coldStages: Record<string, number>[];
+  bareStartMs: number[];
+  bareStages: Record<string, number>[];
+  turns: TurnTimings | null;
+  stalls: StallReport[];
 }
 
 export interface BrowserSizeOptions {
@@ -46,6 +54,11 @@ export interface BrowserSizeOptions {
   peers: boolean;
   /** Episodes to record for the 003 figures (0: none at this size). */
   episodes: number;
+  /** Chat turns timed through turn.prepare / turn.finish against the scripted model. */
+  turns: number;
+  /** A backup file to import while the stall probe runs (null: no import stall figure). */
+  importUrl: string | null;
+  exportChunks: number;
   log: (line: string) => void;
 }
 
@@ -95,10 +108,20 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
       peers = await call(page, 'peers', { seed: opts.seed, count: opts.size, queries: opts.queries, limit: opts.recallLimit });
     }
     const coldStartMs: number[] = [];
+    const coldStages: Record<string, number>[] = [];
+    const bareStartMs: number[] = [];
+    const bareStages: Record<string, number>[] = [];
+    // Alternately, the app's DB worker and the bare floor, from the same navigation start on the same file.
     for (let i = 0; i < opts.coldStarts; i++) {
       await page.goto(opts.baseUrl);
       coldStartMs.push((await call(page, 'boot')).firstRecallMs);
+      coldStages.push(await call(page, 'startupStages'));
+      await page.goto(`${opts.baseUrl}?bare=1`);
+      bareStartMs.push((await call(page, 'boot')).firstRecallMs);
+      bareStages.push(await call(page, 'startupStages'));
     }
+    await page.goto(opts.baseUrl);
+    await call(page, 'boot');
     // Memory: one more load, hooked before the worker starts (worker-heap.ts), then the recall workload again.
     await page.goto(`${opts.baseUrl}?hold=1`);
     const dbWorker = await hookSqlite(page, 'db.worker');
@@ -116,6 +139,13 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
       opts.log(`  ${opts.episodes.toLocaleString('en')} episodes (episode.record), then episode.query and rules.list`);
       episodes = await call(page, 'episodes', { seed: opts.seed, count: opts.episodes, queries: 200, lists: 200, rules: 60, samples: 200 });
     }
+    let turns: TurnTimings | null = null;
+    if (opts.turns > 0) {
+      opts.log(`  ${opts.turns} chat turns against the scripted model`);
+      turns = await call(page, 'turns', { turns: opts.turns });
+    }
+    opts.log('  background jobs with the stall probe');
+    const stalls = await call(page, 'stalls', { importUrl: opts.importUrl, exportChunks: opts.exportChunks });
     return {
       chromium: version,
       prefill: boot.prefill,
@@ -134,6 +164,11 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
       peers,
       coldStartMs,
       episodes,
+      coldStages,
+      bareStartMs,
+      bareStages,
+      turns,
+      stalls,
     };
   } finally {
     await context.close();

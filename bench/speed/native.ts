@@ -13,7 +13,7 @@ import { createEngine } from '../../src/lib/engine/engine';
 import type { Input, Method, Output } from '../../src/lib/engine/protocol/contract';
 import { createBetterSqlite3Driver } from '../../src/lib/engine/store/better-sqlite3-driver';
 import { loadMigrationsFromDisk } from '../../src/lib/engine/store/migrations-fs';
-import { generateTurns, type CorpusQuery, type CorpusTurn } from '../lib/corpus';
+import { generateMemories, generateTurns, type CorpusQuery, type CorpusTurn } from '../lib/corpus';
 
 /** sqlite-wasm's compiled-in page size (TECH-NOTES "sqlite-wasm"); better-sqlite3 defaults to 4096. */
 export const WASM_PAGE_SIZE = 8192;
@@ -127,4 +127,33 @@ export function openNative(opts: { path: string; seed: number; total: number }):
     sessions: () => sessions,
     close: () => engine.close(),
   };
+}
+
+/**
+ * A backup file of `count` memories (the app's export format), written by the same engine on an in-memory native
+ * database: what the stall benchmark imports into the browser's database (issue 16 item 5).
+ */
+export async function writeMemoryBackup(path: string, opts: { seed: number; count: number }): Promise<number> {
+  const engine = createEngine(
+    { driver: createBetterSqlite3Driver(new Database(':memory:')), clock: systemClock, ids: randomId, log: silentLogger, storage: { kind: 'memory', reason: 'native benchmark' }, startedAt: Date.now() },
+    loadMigrationsFromDisk(),
+  );
+  const caller = createCaller({ call: (req) => engine.handle(req) });
+  for (const m of generateMemories({ seed: opts.seed + 1, count: opts.count })) {
+    const res = await caller.call('memory.create', m);
+    if (!res.ok) throw new Error(`native memory.create: ${res.error.code} ${res.error.message}`);
+  }
+  const started = await caller.call('backup.exportBegin', { scope: { kind: 'all' } });
+  if (!started.ok) throw new Error(started.error.message);
+  const parts: string[] = [];
+  for (;;) {
+    const chunk = await caller.call('backup.exportChunk', { exportId: started.data.exportId, maxChars: 4_000_000 });
+    if (!chunk.ok) throw new Error(chunk.error.message);
+    parts.push(chunk.data.text);
+    if (chunk.data.done) break;
+  }
+  engine.close();
+  const text = parts.join('');
+  writeFileSync(path, text);
+  return Buffer.byteLength(text);
 }

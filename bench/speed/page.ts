@@ -10,6 +10,8 @@ import type { Input, Method, Output } from '../../src/lib/engine/protocol/contra
 import { generateMemories, generateQueries, generateTurns, type CorpusQuery } from '../lib/corpus';
 import { runPeers, type PeerReport } from './peers';
 import { episodeWorkload, type EpisodeReport } from './episodes';
+import { timeTurns } from './turns';
+import { backgroundStalls } from './stall';
 
 export interface PrefillReport {
   bytes: number;
@@ -39,17 +41,36 @@ const prefill: Promise<PrefillReport | null> = prefillUrl ? importPrefill(prefil
 let release: () => void = () => undefined;
 const released = new URLSearchParams(location.search).has('hold') ? new Promise<void>((r) => (release = r)) : Promise.resolve();
 
+/** ?bare: the floor (bare.worker.ts) instead of the DB worker. */
+const bare = new URLSearchParams(location.search).has('bare');
+
 let engine: EngineCaller | null = null;
-const started = prefill.then(async () => {
+let remote: Comlink.Remote<DbWorkerApi> | null = null;
+const started = bare ? new Promise<void>(() => {}) : prefill.then(async () => {
   const worker = new Worker(new URL('../../workers/db.worker.ts', import.meta.url), { type: 'module', name: 'engram-db' });
-  const remote = Comlink.wrap<DbWorkerApi>(worker);
+  remote = Comlink.wrap<DbWorkerApi>(worker);
   // As the app does (ui/app/connection.svelte.ts): one caller over the Comlink proxy; a closing page lets go of
   // the database lock at once, so the reloaded page can open it.
-  engine = createCaller({ call: (req) => remote.call(req) });
+  const r = remote;
+  engine = createCaller({ call: (req) => r.call(req) });
   addEventListener('pagehide', () => worker.terminate());
   await released;
-  void remote.start({ persistent: true });
+  void r.start({ persistent: true });
 });
+
+/** Each startup stage, in ms from this page's navigation start (the worker's absolute marks, startup-marks.ts). */
+async function startupStages(): Promise<Record<string, number>> {
+  const marks = bare ? (await bareRun).marks : ((await remote?.startup()) ?? {});
+  return Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, (v as number) - performance.timeOrigin]));
+}
+
+const bareRun: Promise<{ marks: Record<string, number>; rows: number }> = bare
+  ? new Promise((resolve, reject) => {
+      const w = new Worker(new URL('./bare.worker.ts', import.meta.url), { type: 'module', name: 'bench-bare' });
+      w.onmessage = (e) => (e.data.ok ? resolve(e.data) : reject(new Error(e.data.error)));
+      addEventListener('pagehide', () => w.terminate());
+    })
+  : new Promise(() => {});
 
 async function must<M extends Method>(method: M, input: Input<M>): Promise<Output<M>> {
   if (!engine) throw new Error('the DB worker has not started');
@@ -68,6 +89,10 @@ const COLD_QUERY = 'parseConfig 登录超时';
 
 /** Page load → first recall answered: performance.now() counts from the navigation start. */
 const boot = (async () => {
+  if (bare) {
+    await bareRun;
+    return { firstRecallMs: performance.now(), firstRecallCallMs: 0, storage: 'opfs' as const, prefill: null };
+  }
   const imported = await prefill;
   await started;
   const { ms } = await timed('recall.search', { query: COLD_QUERY, limit: 5 });
@@ -209,6 +234,9 @@ const api = {
     return episodeWorkload({ engine, ...opts, setState });
   },
   pageHeap,
+  startupStages,
+  turns: (opts: { turns: number }) => timeTurns({ engine: engine as EngineCaller, turns: opts.turns }),
+  stalls: (opts: { importUrl: string | null; exportChunks: number }) => backgroundStalls({ engine: engine as EngineCaller, ...opts }),
 };
 
 export type BenchApi = typeof api;

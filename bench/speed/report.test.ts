@@ -76,4 +76,37 @@ describe('threshold checks', () => {
     expect(byId(checks([size(100_000, { store: 3 })]))['goal-store']?.pass).toBe(true);
     expect(byId(checks([size(100_000, { store: 20 })]))['002-store']?.pass).toBe(false);
   });
+
+  it('issue 16: the 1M goals are ratios to the same run\'s 100k figures, and a size not run gives no verdict', () => {
+    const k100 = size(100_000, { recall: 10, store: 2 });
+    const m1 = { ...size(1_000_000, { recall: 16, store: 2.6, bytes: 900, text: 200 }), worker_heap: { js_heap_used: 20 * 2 ** 20, js_heap_total: null, wasm_memory: 50 * 2 ** 20, sqlite_memory_used: null, sqlite_memory_highwater: null } };
+    const c = byId(checks([k100, m1]));
+    expect(c['i16-recall-1m']).toMatchObject({ measured: 1.6, pass: false, at: '1,000,000 turns' });
+    expect(c['i16-store-1m']).toMatchObject({ measured: 1.3, pass: false });
+    expect(c['i16-bytes-1m']).toMatchObject({ measured: 700, pass: true });
+    expect(c['i16-memory-1m']).toMatchObject({ measured: 70 * 2 ** 20, pass: false });
+    expect(byId(checks([k100]))['i16-recall-1m']).toBeUndefined();
+    expect(c['i16-send-100k']).toMatchObject({ measured: null, pass: null });
+  });
+
+  it('issue 16: send overhead against recall, cold start against the bare floor, and the longest stall of any job', () => {
+    const s = {
+      ...size(100_000, { recall: 10 }),
+      send_overhead: { send_to_request_ms: lat(18), reply_to_stored_ms: lat(4), calls_per_turn: 2, send_p95_over_recall_p95: 1.8 },
+      cold_start_stages: { engram: {}, bare: {}, bare_runs: [200], bare_median: 200, engram_over_bare: 1.6 },
+      cold_start_ms: { runs: [320], median: 320 },
+      stalls: [
+        { job: 'idle (baseline)', job_ms: 1000, probes: 100, max_wait_ms: 80, p95_wait_ms: 3, detail: {} },
+        { job: 'import apply', job_ms: 5000, probes: 500, max_wait_ms: 42, p95_wait_ms: 20, detail: {} },
+        { job: 'reindex', job_ms: 5000, probes: 500, max_wait_ms: 30, p95_wait_ms: 20, detail: {} },
+      ],
+    };
+    const c = byId(checks([s]));
+    expect(c['i16-send-ratio-100000']).toMatchObject({ measured: 1.8, pass: true });
+    expect(c['i16-cold-ratio-100000']).toMatchObject({ measured: 1.6, pass: false });
+    expect(c['i16-send-100k']).toMatchObject({ measured: 18, pass: true });
+    expect(c['i16-cold-100k']).toMatchObject({ measured: 320, pass: false });
+    // The idle baseline is not a job.
+    expect(c['i16-stall-100000']).toMatchObject({ measured: 42, pass: true });
+  });
 });

@@ -19,6 +19,12 @@ export interface SpeedSize {
   /** summary.roll for one conversation after its turns (the jobs worker's pass); `created` summaries in all. */
   summary_roll_ms: LatencySummary & { created: number };
   cold_start_ms: { runs: number[]; median: number };
+  /** Issue 16: the median of each startup stage (ms from navigation start), the bare floor's, and cold ÷ bare. */
+  cold_start_stages?: { engram: Record<string, number>; bare: Record<string, number>; bare_runs: number[]; bare_median: number; engram_over_bare: number };
+  /** Issue 16: send → request leaves, reply done → stored, through turn.prepare / turn.finish. */
+  send_overhead?: { send_to_request_ms: LatencySummary; reply_to_stored_ms: LatencySummary; calls_per_turn: number; send_p95_over_recall_p95: number } | null;
+  /** Issue 16: the longest wait of a foreground call while each background job runs. */
+  stalls?: { job: string; job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; detail: Record<string, number> }[];
   storage: { db_bytes: number; text_bytes: number; bytes_per_turn: number; text_bytes_per_turn: number; overhead_bytes_per_turn: number };
   worker_heap: { js_heap_used: number | null; js_heap_total: number | null; wasm_memory: number | null; sqlite_memory_used: number | null; sqlite_memory_highwater: number | null };
   peers: Record<string, { docs: number; build_ms: number; heap_bytes: number | null; query_ms: LatencySummary; engram_over_peer_p50: number; engram_over_peer_p95: number }>;
@@ -94,6 +100,10 @@ export function sizeReport(opts: {
         };
       })()
     : undefined;
+  const stageMedians = (runs: Record<string, number>[]) =>
+    Object.fromEntries([...new Set(runs.flatMap((r) => Object.keys(r)))].map((k) => [k, round(median(runs.map((r) => r[k] ?? Number.NaN).filter((v) => !Number.isNaN(v))), 1)]));
+  const bareMedian = median(b.bareStartMs);
+  const send = b.turns ? lat(b.turns.sendToRequestMs) : null;
   return {
     turns: opts.turns,
     sessions: opts.sessions,
@@ -107,6 +117,23 @@ export function sizeReport(opts: {
     summary_10_ms: lat(b.summaryMs),
     summary_roll_ms: { ...lat(b.roll.ms), created: b.roll.created },
     cold_start_ms: { runs: b.coldStartMs.map((v) => round(v, 1)), median: round(median(b.coldStartMs), 1) },
+    cold_start_stages: {
+      engram: stageMedians(b.coldStages),
+      bare: stageMedians(b.bareStages),
+      bare_runs: b.bareStartMs.map((v) => round(v, 1)),
+      bare_median: round(bareMedian, 1),
+      engram_over_bare: ratio(median(b.coldStartMs), bareMedian),
+    },
+    send_overhead:
+      b.turns && send
+        ? {
+            send_to_request_ms: send,
+            reply_to_stored_ms: lat(b.turns.replyToStoredMs),
+            calls_per_turn: round(b.turns.callsPerTurn, 2),
+            send_p95_over_recall_p95: ratio(send.p95, recall.all.p95),
+          }
+        : null,
+    stalls: b.stalls.map((x) => ({ job: x.job, job_ms: Math.round(x.jobMs), probes: x.probes, max_wait_ms: round(x.maxWaitMs), p95_wait_ms: round(x.p95WaitMs), detail: x.detail })),
     storage: {
       db_bytes: b.dbBytes,
       text_bytes: opts.textBytes,
@@ -178,11 +205,55 @@ export function checks(sizes: readonly SpeedSize[]): SpeedResult['checks'] {
     };
     return { measured: v[name ?? ''] ?? null, at: `${s.turns.toLocaleString('en')} turns` };
   };
-  return THRESHOLDS.map((t) => {
+  const seeded = THRESHOLDS.map((t) => {
     const { measured, at: where } = value(t.metric);
     return { id: t.id, source: t.source, what: t.what, limit: t.limit, unit: t.unit, measured, at: where, pass: measured === null || Number.isNaN(measured) ? null : measured < t.limit || (t.id.startsWith('goal') && measured <= t.limit) };
   });
+  return [...seeded, ...scaleChecks(sizes)];
 }
+
+type Check = SpeedResult['checks'][number];
+
+/**
+ * Issue 16's goals, each measured in the one run: absolute figures for the Intel machine of the committed results,
+ * and the ratios that hold on any machine (the ratio is what counts).
+ */
+export function scaleChecks(sizes: readonly SpeedSize[]): Check[] {
+  const at = (n: number) => sizes.find((s) => s.turns === n);
+  const k100 = at(100_000);
+  const m1 = at(1_000_000);
+  const largest = sizes.at(-1);
+  const out: Check[] = [];
+  const add = (c: Omit<Check, 'pass' | 'source'> & { source?: string }) =>
+    out.push({ source: 'issue 16', ...c, pass: c.measured === null || Number.isNaN(c.measured) ? null : c.measured <= c.limit });
+  const label = (s: SpeedSize | undefined) => (s ? `${s.turns.toLocaleString('en')} turns` : 'not run');
+  for (const s of [k100, largest].filter((x, i, a): x is SpeedSize => x !== undefined && a.indexOf(x) === i)) {
+    add({ id: `i16-send-ratio-${s.turns}`, what: 'send → request leaves p95 ÷ recall p95', limit: 2, unit: 'x', measured: s.send_overhead?.send_p95_over_recall_p95 ?? null, at: label(s) });
+    add({ id: `i16-cold-ratio-${s.turns}`, what: 'cold start ÷ bare sqlite-wasm (medians)', limit: 1.5, unit: 'x', measured: s.cold_start_stages?.engram_over_bare ?? null, at: label(s) });
+    const stalls = (s.stalls ?? []).filter((x) => !x.job.startsWith('idle'));
+    add({ id: `i16-stall-${s.turns}`, what: 'longest foreground wait during a background job', limit: 50, unit: 'ms', measured: stalls.length ? Math.max(...stalls.map((x) => x.max_wait_ms)) : null, at: label(s) });
+  }
+  add({ id: 'i16-send-100k', what: 'send → request leaves p95 (Intel machine)', limit: 25, unit: 'ms', measured: k100?.send_overhead?.send_to_request_ms.p95 ?? null, at: label(k100) });
+  add({ id: 'i16-cold-100k', what: 'cold start → first recall, median (Intel machine)', limit: 300, unit: 'ms', measured: k100?.cold_start_ms.median ?? null, at: label(k100) });
+  if (m1 && k100) {
+    add({ id: 'i16-recall-1m', what: 'recall p95 at 1M ÷ at 100k', limit: 1.5, unit: 'x', measured: ratio(m1.recall_ms.all.p95, k100.recall_ms.all.p95), at: label(m1) });
+    add({ id: 'i16-store-1m', what: 'store p95 at 1M ÷ at 100k', limit: 1.2, unit: 'x', measured: ratio(m1.store_turn_ms.p95, k100.store_turn_ms.p95), at: label(m1) });
+  }
+  if (m1) {
+    add({ id: 'i16-native-1m', what: 'wasm ÷ native recall p95', limit: 2, unit: 'x', measured: m1.native.wasm_over_native.recall_p95, at: label(m1) });
+    add({ id: 'i16-bytes-1m', what: '≤ 1 KB per turn beyond its text', limit: 1024, unit: 'B', measured: m1.storage.overhead_bytes_per_turn, at: label(m1) });
+    const heap = m1.worker_heap.js_heap_used !== null && m1.worker_heap.wasm_memory !== null ? m1.worker_heap.js_heap_used + m1.worker_heap.wasm_memory : null;
+    add({ id: 'i16-memory-1m', what: 'worker memory (JS heap + wasm)', limit: 64 * 2 ** 20, unit: 'B', measured: heap, at: label(m1) });
+  }
+  return out;
+}
+
+const STAGES = ['worker-start', 'wasm', 'pool', 'open', 'engine', 'first-call'];
+const stages = (m: Record<string, number> | undefined) => (m ? STAGES.filter((k) => m[k] !== undefined).map((k) => (m[k] as number).toFixed(0)).join(' / ') : null);
+const detailText = (d: Record<string, number>) => {
+  const parts = Object.entries(d).map(([k, v]) => `${v} ${k}`);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+};
 
 const mb = (b: number | null | undefined) => (b === null || b === undefined ? null : `${(b / 2 ** 20).toFixed(1)} MB`);
 
@@ -204,6 +275,12 @@ export function speedTables(res: SpeedResult, format: 'text' | 'markdown'): stri
       s.summary_roll_ms ? `${s.summary_roll_ms.p50.toFixed(2)} / ${s.summary_roll_ms.p95.toFixed(2)} (${s.summary_roll_ms.created})` : null,
     ),
     row('cold start → first recall ms (median)', (s) => s.cold_start_ms.median.toFixed(0)),
+    row('  stages: worker / wasm / pool / open / engine / first recall', (s) => stages(s.cold_start_stages?.engram)),
+    row('  bare sqlite-wasm: worker / wasm / pool / open / FTS query', (s) => stages(s.cold_start_stages?.bare)),
+    row('  cold ÷ bare (medians)', (s) => (s.cold_start_stages ? `${s.cold_start_stages.engram_over_bare} (bare ${s.cold_start_stages.bare_median.toFixed(0)})` : null)),
+    row('send → request leaves p50/p95 ms', (s) => (s.send_overhead ? `${s.send_overhead.send_to_request_ms.p50.toFixed(2)} / ${s.send_overhead.send_to_request_ms.p95.toFixed(2)}` : null)),
+    row('reply done → stored p50/p95 ms', (s) => (s.send_overhead ? `${s.send_overhead.reply_to_stored_ms.p50.toFixed(2)} / ${s.send_overhead.reply_to_stored_ms.p95.toFixed(2)}` : null)),
+    row('engine calls per turn; send p95 ÷ recall p95', (s) => (s.send_overhead ? `${s.send_overhead.calls_per_turn}; ${s.send_overhead.send_p95_over_recall_p95}` : null)),
     row('DB on disk', (s) => mb(s.storage.db_bytes)),
     row('bytes per turn (text + rest)', (s) => `${s.storage.bytes_per_turn} (${s.storage.text_bytes_per_turn} + ${s.storage.overhead_bytes_per_turn})`),
     row('worker JS heap / wasm memory (sqlite used)', (s) => `${mb(s.worker_heap.js_heap_used)} / ${mb(s.worker_heap.wasm_memory)} (${mb(s.worker_heap.sqlite_memory_used)})`),
@@ -221,12 +298,23 @@ export function speedTables(res: SpeedResult, format: 'text' | 'markdown'): stri
     row('wasm ÷ native store (p50, p95)', (s) => `${s.native.wasm_over_native.store_p50} / ${s.native.wasm_over_native.store_p95}`),
     row('wasm ÷ native recall (p50, p95)', (s) => `${s.native.wasm_over_native.recall_p50} / ${s.native.wasm_over_native.recall_p95}`),
   ]);
-  const fmt = (v: number | null, unit: string) =>
-    v === null ? null : unit === 'B' ? (v >= 1_048_576 ? mb(v) : `${Math.round(v)} B`) : unit === 'x' ? `${v.toFixed(2)}×` : `${v.toFixed(2)} ms`;
+  const jobs = [...new Set(res.sizes.flatMap((s) => (s.stalls ?? []).map((x) => x.job)))];
+  const stallTable = table(
+    sizeHeader.map((h, i) => (i === 0 ? 'longest foreground wait ms (p95) · job time' : h)),
+    jobs.map((j) =>
+      row(j, (s) => {
+        const x = s.stalls?.find((y) => y.job === j);
+        return x ? `${x.max_wait_ms.toFixed(1)} (${x.p95_wait_ms.toFixed(1)}) · ${(x.job_ms / 1000).toFixed(1)} s${detailText(x.detail)}` : null;
+      }),
+    ),
+  );
+  const fmt = (v: number | null, unit: string) => (v === null ? null : unit === 'x' ? `${v.toFixed(2)}×` : unit === 'B' ? (v >= 1_048_576 ? mb(v) : `${Math.round(v)} B`) : `${v.toFixed(2)} ms`);
   const thr = table(
     ['threshold', 'source', 'limit', 'measured', 'at', 'met'],
     res.checks.map((c) => [c.what, c.source, fmt(c.limit, c.unit), fmt(c.measured, c.unit), c.at, c.pass === null ? '–' : c.pass ? 'yes' : 'NO']),
   );
+  const sections = [main, '', peers, ''];
+  if (jobs.length) sections.push(stallTable, '');
   const withEpisodes = res.sizes.filter((x) => x.episodes);
   const episodes = withEpisodes.length
     ? table(['seed 003 (issue 17)', ...withEpisodes.map((x) => `${x.episodes?.count.toLocaleString('en')} episodes (${x.turns.toLocaleString('en')} turns)`)], [
@@ -238,6 +326,7 @@ export function speedTables(res: SpeedResult, format: 'text' | 'markdown'): stri
         ['chapter save p50/p95 ms, alone → behind a record', ...withEpisodes.map((x) => { const ty = (x.episodes as EpisodeFigures).typing; return `${ty.save_alone_ms.p50.toFixed(2)} / ${ty.save_alone_ms.p95.toFixed(2)} → ${ty.save_after_record_ms.p50.toFixed(2)} / ${ty.save_after_record_ms.p95.toFixed(2)}`; })],
       ])
     : null;
-  return [main, '', peers, '', ...(episodes ? [episodes, ''] : []), thr].join('\n');
+  if (episodes) sections.push(episodes, '');
+  return [...sections, thr].join('\n');
 }
 

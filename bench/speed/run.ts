@@ -13,7 +13,7 @@ import { build } from 'vite';
 import { generateQueries, generateTurns } from '../lib/corpus';
 import { machineInfo, machineLine } from '../lib/machine';
 import { runBrowserSize } from './browser-run';
-import { openNative } from './native';
+import { openNative, writeMemoryBackup } from './native';
 import { checks, sizeReport, speedTables, type SpeedResult, type SpeedSize } from './report';
 import { serveStatic } from './serve';
 
@@ -22,8 +22,8 @@ const REPO = resolve(HERE, '../..');
 const CACHE = join(REPO, 'bench/.cache');
 const DIST = join(CACHE, 'speed');
 const PREFILL_DIR = join(DIST, 'prefill');
-/** Not 4173: the app's e2e tests own that port. */
-const PORT = 4190;
+/** Not 4173: the app's e2e tests own that port. BENCH_PORT lets runs side by side use their own. */
+const PORT = Number(process.env.BENCH_PORT ?? 4190);
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +35,15 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '42' },
     'no-peers': { type: 'boolean', default: false },
     episodes: { type: 'string', default: '10000' },
+    /** Peers (in-memory indexes in the page) only up to this size: past it their heap is the page's limit. */
+    'peers-max': { type: 'string', default: '100000' },
     'skip-build': { type: 'boolean', default: false },
+    /** Chat turns timed through turn.prepare → scripted model → turn.finish (issue 16). */
+    turns: { type: 'string', default: '200' },
+    /** Memories in the backup file imported while the stall probe runs (issue 16). */
+    'import-memories': { type: 'string', default: '10000' },
+    /** Export pieces (1 MB each) read while the stall probe runs. */
+    'export-chunks': { type: 'string', default: '20' },
   },
 });
 
@@ -51,6 +59,11 @@ const perKind = int('queries-per-kind', values['queries-per-kind']);
 const seed = int('seed', values.seed);
 /** Seed 003 at scale (issue 17): recorded at the largest size only. */
 const episodes = int('episodes', values.episodes);
+const episodeNote = `seed 003 (issue 17), at the largest size, after everything above: ${episodes} episodes recorded one at a time with episode.record (1–3 candidates from the corpus, two projects), then 60 rules, 200 episode.query (project + scene type + a corpus text), 200 rules.list; typing: main-thread event latency right after sending an episode.record (not awaited) vs nothing sent, and document.update alone vs sent right behind a record, 200 alternating samples each`;
+const turnsTimed = int('turns', values.turns);
+const peersMax = int('peers-max', values['peers-max']);
+const importMemories = int('import-memories', values['import-memories']);
+const exportChunks = int('export-chunks', values['export-chunks']);
 const RECALL_LIMIT = 5;
 const COLD_STARTS = 3;
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -71,9 +84,40 @@ async function main(): Promise<void> {
   mkdirSync(PREFILL_DIR, { recursive: true });
   const server = await serveStatic(DIST, PORT);
   const queries = generateQueries({ seed, perKind });
+  let importUrl: string | null = null;
+  if (importMemories > 0) {
+    log(`writing a backup file of ${importMemories.toLocaleString('en')} memories (native engine) for the import stall figure`);
+    const bytes = await writeMemoryBackup(join(DIST, 'import-memories.json'), { seed, count: importMemories });
+    importUrl = '/import-memories.json';
+    log(`  ${(bytes / 2 ** 20).toFixed(1)} MB`);
+  }
   const native = openNative({ path: join(CACHE, 'native.sqlite3'), seed, total: sizes.at(-1) ?? 0 });
   const out: SpeedSize[] = [];
   let chromium = 'unknown';
+  const resultNow = (): SpeedResult => ({
+    machine: { ...machineInfo(), chromium },
+    config: {
+      sizes, seed, ui_sample: sample, memories, queries: queries.length, queries_per_kind: perKind, recall_limit: RECALL_LIMIT, cold_starts: COLD_STARTS,
+      peers: !values['no-peers'], peers_max: peersMax, turns: turnsTimed, import_memories: importMemories, export_chunks: exportChunks, episodes,
+    },
+    sizes: out,
+    checks: checks(out),
+    notes: [
+      `each size in a fresh Chromium profile (fresh OPFS); the last min(size, ${sample}) turns appended one at a time through Comlink + createCaller, each timed`,
+      'earlier turns: the same engine on better-sqlite3 writes them, the file is imported into the OPFS pool (bench-only bulk path)',
+      'recall = recall.search (limit 5) over a fixed set of symbol / zh / en / mixed queries; memories = memory.create after the turns',
+      'worker memory: V8 used heap over CDP after a forced GC; sqlite-wasm linear memory and sqlite3_status64(MEMORY_USED) read in the worker (worker-heap.ts); peers: page JS heap added, after gc()',
+      'send overhead: the chat path (engine/client/generation-run.ts: turn.prepare → openai-compatible provider → turn.finish) against a scripted model on the harness server that answers at once; send → the request leaves (fetch called), reply done (stream ended) → stored (turn.finish answered with the message)',
+      'cold start: alternately the app page (DB worker: worker start, wasm, OPFS pool, open, engine = migrations checked + services, first recall) and ?bare (bare.worker.ts: sqlite-wasm, same pool and file, one FTS query), each from its navigation start',
+      'stalls: while each job runs, session.list (limit 20) every 5 ms; the longest wait is what a person feels; the import file holds the --import-memories memories (written by the native engine)',
+      episodeNote,
+    ],
+    elapsed_ms: Math.round(performance.now() - t0),
+  });
+  const file = resolve(values.out ?? join(REPO, 'bench/results/speed.json'));
+  mkdirSync(dirname(file), { recursive: true });
+  // Written after every size, so a long run cut short (a million turns on a busy machine) keeps what it measured.
+  const save = (result: SpeedResult) => writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   try {
     for (const size of sizes) {
       const ui = Math.min(size, sample);
@@ -104,7 +148,10 @@ async function main(): Promise<void> {
         memories,
         recallLimit: RECALL_LIMIT,
         coldStarts: COLD_STARTS,
-        peers: !values['no-peers'],
+        peers: !values['no-peers'] && size <= peersMax,
+        turns: turnsTimed,
+        importUrl,
+        exportChunks,
         episodes: size === sizes.at(-1) ? episodes : 0,
         log,
       });
@@ -123,31 +170,17 @@ async function main(): Promise<void> {
         }),
       );
       log(`  store p95 ${out.at(-1)?.store_turn_ms.p95} ms, recall p95 ${out.at(-1)?.recall_ms.all.p95} ms`);
+      save({ ...resultNow(), notes: [...resultNow().notes, `partial: the run was still going (sizes ${out.map((x) => x.turns).join(', ')} done)`] });
     }
   } finally {
     native.close();
     rmSync(join(CACHE, 'native.sqlite3'), { force: true });
     server.close();
   }
-  const result: SpeedResult = {
-    machine: { ...machineInfo(), chromium },
-    config: { sizes, seed, ui_sample: sample, memories, queries: queries.length, queries_per_kind: perKind, recall_limit: RECALL_LIMIT, cold_starts: COLD_STARTS, peers: !values['no-peers'], episodes },
-    sizes: out,
-    checks: checks(out),
-    notes: [
-      `each size in a fresh Chromium profile (fresh OPFS); the last min(size, ${sample}) turns appended one at a time through Comlink + createCaller, each timed`,
-      'earlier turns: the same engine on better-sqlite3 writes them, the file is imported into the OPFS pool (bench-only bulk path)',
-      'recall = recall.search (limit 5) over a fixed set of symbol / zh / en / mixed queries; memories = memory.create after the turns',
-      'worker memory: V8 used heap over CDP after a forced GC; sqlite-wasm linear memory and sqlite3_status64(MEMORY_USED) read in the worker (worker-heap.ts); peers: page JS heap added, after gc()',
-      `seed 003 (issue 17), at the largest size, after everything above: ${episodes} episodes recorded one at a time with episode.record (1–3 candidates from the corpus, two projects), then 60 rules, 200 episode.query (project + scene type + a corpus text), 200 rules.list; typing: main-thread event latency right after sending an episode.record (not awaited) vs nothing sent, and document.update alone vs sent right behind a record, 200 alternating samples each`,
-    ],
-    elapsed_ms: Math.round(performance.now() - t0),
-  };
-  const file = resolve(values.out ?? join(REPO, 'bench/results/speed.json'));
+  const result = resultNow();
+  save(result);
   const last = out.at(-1);
   if (last?.episodes) log(`  episode.record p95 ${last.episodes.record_ms.p95} ms, episode.query p95 ${last.episodes.query_ms.p95} ms, rules.list p95 ${last.episodes.rules_list_ms.p95} ms`);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`\n${machineLine(result.machine)}, Chromium ${chromium}\n\n${speedTables(result, 'text')}\n\n→ ${file} (${(result.elapsed_ms / 1000).toFixed(0)} s)`);
 }
 

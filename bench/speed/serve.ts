@@ -1,5 +1,5 @@
 import { createReadStream, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -10,9 +10,27 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css',
 };
 
-/** A tiny static server for the harness build on 127.0.0.1 (port 4190: the app's e2e tests own 4173). */
+/** The scripted model's reply (send overhead, issue 16): two pieces, at once. */
+export const SCRIPTED_REPLY = ['Use a mutex around ', 'processPayment.'];
+
+/**
+ * A local scripted OpenAI-compatible model that answers at once (POST /v1/chat/completions, streamed): the send
+ * overhead is then the product's own, not a model's. Same origin as the page, so no CORS.
+ */
+function scriptedModel(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+    for (const text of SCRIPTED_REPLY) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text } }] })}\n\n`);
+    res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+    res.end('data: [DONE]\n\n');
+  });
+}
+
+/** A tiny static server for the harness build on 127.0.0.1 (BENCH_PORT, default 4190: the app's e2e tests own 4173). */
 export function serveStatic(root: string, port: number): Promise<Server> {
   const server = createServer((req, res) => {
+    if (req.method === 'POST' && req.url?.startsWith('/v1/chat/completions')) return scriptedModel(req, res);
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
     const file = join(root, path === '/' ? 'index.html' : path);
     try {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/lib/domain/llm';
 import { createSearchMemoriesTool } from '../../src/lib/domain/llm/search-memories-tool';
 import { DEFAULT_MODEL_SETTINGS } from '../../src/lib/domain/llm/settings';
-import { generateReply } from '../../src/lib/ui/components/chat/generate-reply';
+import { generateReply } from '../../src/lib/engine/client/generate-reply';
 import { startFakeOpenAi } from '../fixtures/fake-openai-server';
 import { unwrap } from '../../src/lib/domain/errors';
 import { createTestEngine, expectOk, type TestEngine } from '../../src/lib/engine/testing';

@@ -12,6 +12,8 @@ import type { Migration } from './store/migrate';
 import { migrate } from './store/migrate';
 import { classifySqliteError } from './store/sqlite-errors';
 import { ensureSegmenterVersion } from './store/fts-reindex';
+import { createSessionChangeLog, type SessionChangeSet } from './store/session-changes';
+import type { TwoStep } from './protocol/define';
 
 export interface EngineRequest {
   method: string;
@@ -29,6 +31,8 @@ export interface EngineRequest {
 export interface ChangeEvent {
   method: Method;
   at: number;
+  /** The conversations the write changed (absent: none), so a list of them updates those rows only. */
+  sessions?: SessionChangeSet;
 }
 
 export interface Engine {
@@ -61,6 +65,13 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   const handlers: HandlerMap = handlerSet(createServices({ ...env, ids: ids.next }));
   const listeners = new Set<(change: ChangeEvent) => void>();
   const memoryQueries = createAdmission(MAX_MEMORY_QUERIES);
+  const sessionChanges = createSessionChangeLog(env.driver);
+
+  function announce(method: Method): void {
+    const sessions = sessionChanges.take();
+    const change: ChangeEvent = sessions ? { method, at: env.clock.now(), sessions } : { method, at: env.clock.now() };
+    for (const l of listeners) l(change);
+  }
 
   async function handle(req: EngineRequest): Promise<IpcResponse<unknown>> {
     const { method } = req;
@@ -73,9 +84,15 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
         throw new EngineError('INVALID_ARGUMENT', 'Invalid `opId`: expected a string of 8–100 characters', { fields: ['opId'] });
       const handler = handlers[method] as (input: unknown) => unknown;
       let data: unknown;
-      if (spec.write) {
+      if (spec.write && spec.twoStep) {
+        const steps = handler(parsed.data) as TwoStep<unknown, unknown>;
+        const written = runWrite(method, req, () => steps.write());
+        announce(method);
+        data = await steps.then(written ?? null);
+        if (steps.announceAfter) announce(method);
+      } else if (spec.write) {
         data = runWrite(method, req, () => handler(parsed.data));
-        for (const l of listeners) l({ method, at: env.clock.now() });
+        announce(method);
       } else if (spec.memoryQuery) {
         const run = await memoryQueries.run(() => handler(parsed.data));
         if (!run.admitted)

@@ -15,6 +15,8 @@ import { createMessageRepo } from './store/message-repo';
 import { createSessionRepo } from './store/session-repo';
 import { createSettingsRepo } from './store/settings-repo';
 import { createSummaryRepo } from './store/summary-repo';
+import { createAfterReplyQueue } from './turn/after-reply-queue';
+import { createTurnService } from './turn/turn-service';
 
 /**
  * The engine's repositories and services, built once per open database and shared by the handlers.
@@ -43,6 +45,9 @@ export function createServices(env: EngineEnv) {
   archiveHooks.push(memory.archive);
   // The context engine (issue 5): layers, runs, feedback, rules, projects and their files.
   const context = createContextServices({ env, settings, sessions, messages, summaries, rolling, workingMemory, memory: memoryPortFrom(memory), recall });
+  // One call per turn each way (issue 16), on the services above.
+  const afterReplyQueue = createAfterReplyQueue(env.driver);
+  const turns = createTurnService({ env, sessions, messages, conversation, settings, context: context.context, runs: context.runs, runRepo: context.deps.runs, queue: afterReplyQueue });
   return {
     env,
     settings,
@@ -58,6 +63,8 @@ export function createServices(env: EngineEnv) {
     context,
     recall,
     embeddings,
+    turns,
+    afterReplyQueue,
     search: createSearchService(env),
     cleanup: createCleanup(env),
     // Backup (issue 6): export/import of every table and the project files the context engine keeps.

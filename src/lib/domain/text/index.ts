@@ -9,4 +9,4 @@ export { extractSymbols, querySymbols, type ExtractedSymbol, type SymbolKind } f
 export { highlightSnippet, DEFAULT_SNIPPET_CHARS, type Snippet, type SnippetSegment } from './snippet';
 export { resolveTimeExpressions, type TimeExpression } from './time-expressions';
 export { EN_STOP_WORDS, ZH_STOP_WORDS } from './stopwords';
-export { countTokens, createTokenCounter, defaultTokenCounter, type TokenCounter } from './tokens';
+export { countTokens, createTokenCounter, defaultTokenCounter, loadTokenizer, type TokenCounter } from './tokens';

@@ -77,7 +77,11 @@ class Out {
   }
 }
 
-const PAGE_ROWS = 500;
+const PAGE_ROWS = 200;
+/** Rows an estimate of a large table's size reads. */
+const ESTIMATE_SAMPLE = 2000;
+/** The longest one export piece may take (a page of rows is read, then rows are encoded until then). */
+export const PIECE_MS = 20;
 const IDLE_MS = 10 * 60_000;
 const MAX_CURSORS = 3;
 
@@ -135,15 +139,19 @@ export function createExportService(deps: {
    * About the file's size: every exported column's bytes plus each row's JSON keys and punctuation
    * (escapes aside), and the project files' text. One scan of the rows, before a byte is written.
    */
-  function estimateBytes(selection: ScopeSelection, files: Cursor['files']): number {
+  function estimateBytes(selection: ScopeSelection, files: Cursor['files'], counts: Record<TableName, number>): number {
     let bytes = 0;
     for (const { spec } of REGISTRY) {
       const columns = Object.keys(spec.columns);
       const sizes = columns.map((c) => `COALESCE(LENGTH(CAST(${c} AS BLOB)), 4)`).join(' + ');
-      const sql = `SELECT COALESCE(SUM(${sizes}), 0) AS n, COUNT(*) AS rows FROM ${spec.name} WHERE ${selection.filter(spec.name)}`;
-      const row = driver.get<{ n: number; rows: number }>(sql, selection.params(sql));
+      // A large table is sized from a sample of its rows (issue 16: scanning a million messages held the worker
+      // for seconds); the export itself still stops at the limit whatever the estimate said.
+      const rows = counts[spec.name];
+      const sample = rows > ESTIMATE_SAMPLE ? ` LIMIT ${ESTIMATE_SAMPLE}` : '';
+      const sql = `SELECT COALESCE(AVG(s), 0) AS avg FROM (SELECT ${sizes} AS s FROM ${spec.name} WHERE ${selection.filter(spec.name)}${sample})`;
+      const avg = driver.get<{ avg: number }>(sql, selection.params(sql))?.avg ?? 0;
       const perRow = columns.reduce((n, c) => n + c.length + 6, 2);
-      bytes += (row?.n ?? 0) + (row?.rows ?? 0) * perRow;
+      bytes += Math.round(avg * rows) + rows * perRow;
     }
     return bytes + files.reduce((n, f) => n + f.size + f.path.length + 64, 0);
   }
@@ -191,15 +199,21 @@ export function createExportService(deps: {
     return text;
   }
 
+  /**
+   * A piece ends at `maxChars` or after PIECE_MS, whichever comes first (issue 16: an export must not hold the
+   * worker long enough to stall a foreground call; the caller just asks for the next piece sooner).
+   */
   function tablesPiece(c: Cursor, out: Out, maxChars: number): void {
-    while (c.phase === 'tables' && out.length < maxChars) {
+    const t0 = performance.now();
+    const full = () => out.length >= maxChars || performance.now() - t0 >= PIECE_MS;
+    while (c.phase === 'tables' && !full()) {
       const entry = REGISTRY[c.table] as EngineTable;
       if (c.after === null && c.firstRow) out.push(`${c.table > 0 ? ',' : ''}"${entry.spec.name}":[`);
       const rows = readPage(entry, c);
       let emitted = 0;
       // Row by row, so a piece overruns `maxChars` by one row at most; the next piece resumes after it.
       for (const row of rows) {
-        if (emitted > 0 && out.length >= maxChars) break;
+        if (emitted > 0 && full()) break;
         out.push(`${c.firstRow ? '' : ','}${encode(entry, row)}`);
         c.after = pageKey(entry, row);
         c.firstRow = false;
@@ -247,7 +261,7 @@ export function createExportService(deps: {
         let totalRows = 0;
         for (const { spec } of REGISTRY) totalRows += tables[spec.name] = selection.count(spec.name);
         const files = await listFiles(selection);
-        const estimatedBytes = estimateBytes(selection, files);
+        const estimatedBytes = estimateBytes(selection, files, tables);
         if (estimatedBytes > maxBytes) throw tooLargeToRestore(estimatedBytes, maxBytes);
         const at = clock.now();
         const exportId = `export-${ids()}`;

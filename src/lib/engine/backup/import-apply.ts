@@ -31,6 +31,10 @@ import { selectScope } from './scope-selection';
  * A row kept as it was because of a conflict keeps the rows that hang off it too (a conflicting
  * conversation does not take the file's messages). Replace first deletes the rows the file's scope
  * owns (everything, a project, a conversation), then writes the file with the file winning.
+ *
+ * `startImport` does the same a few rows at a time (`step`), so that a large file is applied in short
+ * transactions with the worker free in between (issue 16, import-service.ts); `applyImport` runs it to the end
+ * in the caller's one transaction (the preview, tests).
  */
 export interface ApplyReport {
   mode: ImportMode;
@@ -46,21 +50,32 @@ const MAX_LISTED_CONFLICTS = 100;
 
 type Blocked = 'conflict' | 'duplicate';
 
+/** Rows one step writes (a step is the unit between two looks at the clock). */
+const ROWS_PER_STEP = 5;
+
+export interface ImportRun {
+  /** One bit of work inside the caller's transaction; false when the whole file is written. */
+  step(): boolean;
+  readonly rowsDone: number;
+  readonly totalRows: number;
+  /** Replace's removal of the scope's rows is done (a resumed run must not remove what it already wrote). */
+  readonly removed: boolean;
+  report(): ApplyReport;
+}
+
 export function applyImport(driver: SqlDriver, file: EngramExport, mode: ImportMode): ApplyReport {
-  const steps = importSteps(driver, file, mode);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
+  const run = startImport(driver, file, mode);
+  while (run.step()) {
+    /* to the end, in the caller's transaction */
   }
+  return run.report();
 }
 
 /**
- * The same import, one row at a time: each `next()` writes one more row (the first removes what a
- * replace clears), the last returns the report. `applyImport` runs it whole inside one transaction;
- * the Node host runs it in bounded steps, each its own transaction (backup.importStep), so a long
- * import lets other processes write between steps (issue 13 defect 3).
+ * `skipRemoval`: a replace resumed after a crash, whose removal committed before (what is there now in its
+ * scope is what this file already wrote; writing it again with the file winning gives the same end).
  */
-export function* importSteps(driver: SqlDriver, file: EngramExport, mode: ImportMode): Generator<void, ApplyReport, void> {
+export function startImport(driver: SqlDriver, file: EngramExport, mode: ImportMode, opts: { skipRemoval?: boolean; clearProjects?: string[] } = {}): ImportRun {
   const lookup = createRowLookup(driver);
   const counts = Object.fromEntries(
     REGISTRY.map((e) => [e.spec.name, { ...emptyCounts(), incoming: file.tables[e.spec.name].length }]),
@@ -71,11 +86,8 @@ export function* importSteps(driver: SqlDriver, file: EngramExport, mode: Import
   const blocked = new Map<TableName, Map<unknown, Blocked>>(REGISTRY.map((e) => [e.spec.name, new Map()]));
   const inserted = new Map<TableName, Set<number>>(REGISTRY.map((e) => [e.spec.name, new Set()]));
 
-  const clearProjects = ownedProjects(driver, file.scope);
-  if (mode === 'replace') {
-    removeScope(driver, file.scope, counts);
-    yield;
-  }
+  const clearProjects = opts.clearProjects ?? ownedProjects(driver, file.scope);
+  let removed = mode !== 'replace' || opts.skipRemoval === true;
 
   const keyColumn = (e: EngineTable) => (e.spec.key.length === 1 ? (e.spec.key[0] as string) : null);
 
@@ -193,10 +205,23 @@ export function* importSteps(driver: SqlDriver, file: EngramExport, mode: Import
     return 'add';
   }
 
-  for (const e of REGISTRY) {
+  const totalRows = REGISTRY.reduce((n, e) => n + file.tables[e.spec.name].length, 0);
+  let table = 0;
+  let next = 0;
+  let rowsDone = 0;
+  let forceConflict: boolean | null = null;
+
+  function step(): boolean {
+    if (!removed) {
+      removeScope(driver, file.scope, counts);
+      removed = true;
+      return true;
+    }
+    const e = REGISTRY[table];
+    if (!e) return false;
     const rows = file.tables[e.spec.name];
     // One conflicting version makes the whole history a conflict (see EngineTable.atomic).
-    const forceConflict =
+    forceConflict ??=
       e.atomic === true &&
       mode === 'merge' &&
       rows.some((r) => {
@@ -204,15 +229,29 @@ export function* importSteps(driver: SqlDriver, file: EngramExport, mode: Import
         return local !== undefined && decide({ table: e.spec, mode, incoming: r, local: local.row }) === 'conflict';
       });
     const c = counts[e.spec.name];
-    for (const row of rows) {
-      c[importRow(e, row, forceConflict)]++;
-      yield;
+    const end = Math.min(rows.length, next + ROWS_PER_STEP);
+    for (; next < end; next++, rowsDone++) c[importRow(e, rows[next] as Row, forceConflict)]++;
+    if (next >= rows.length) {
+      table++;
+      next = 0;
+      forceConflict = null;
     }
+    return table < REGISTRY.length;
   }
-  return { mode, tables: counts, conflicts, conflictsTotal, clearProjects };
+
+  return {
+    step,
+    get rowsDone() {
+      return rowsDone;
+    },
+    totalRows,
+    get removed() {
+      return removed;
+    },
+    report: () => ({ mode, tables: counts, conflicts, conflictsTotal, clearProjects }),
+  };
 }
 
-/** Projects whose setting files a replace of `scope` clears (those it owns now). */
 export function ownedProjects(driver: SqlDriver, scope: ExportScope): string[] {
   if (scope.kind === 'session') return [];
   if (scope.kind === 'project') return [scope.id];

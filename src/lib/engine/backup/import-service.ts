@@ -14,7 +14,10 @@ import { EngineError } from '../../domain/errors';
 import type { EngineEnv } from '../env';
 import type { SqlDriver } from '../store/driver';
 import type { ProjectFileStore } from '../files/project-file-store';
-import { applyImport, importSteps, ownedProjects, type ApplyReport } from './import-apply';
+import { applyImport, ownedProjects, startImport, type ApplyReport, type ImportRun } from './import-apply';
+import type { TwoStep } from '../protocol/define';
+import { runInSlices } from '../store/slices';
+import { clearImportJournal, importKey, readImportJournal, writeImportJournal } from './import-journal';
 import { clearPendingFiles, readPendingFiles, recordPendingFiles, type PendingFiles } from './file-journal';
 import { carryOut, planFiles, type FilePlan, type FilesReport } from './import-files';
 import { readExportFile } from './read-export';
@@ -24,8 +27,13 @@ import { readExportFile } from './read-export';
  * sees what will happen before anything does:
  *
  *   importPreview({ file, mode }) ── read piece by piece, validate; plan rows and files ─▶ token + counts
- *   importApply({ token, mode })  ── one write transaction: all rows + the file plan, or nothing ─▶ counts
+ *   importApply({ token, mode })  ── the rows in short transactions (issue 16: ~20 ms each, the worker free in
+ *                                    between; importProgress tells how far), the file plan with the last ─▶ counts
  *   importFiles({ token })        ── carry out the plan (OPFS), idempotent; also at the next start ─▶ counts
+ *
+ * An apply cut short (the window closed, the worker crashed) leaves the rows of its committed slices and a
+ * journal (import-journal.ts); applying the same file again resumes: a merge finds what is already there and
+ * skips it, a replace does not remove its scope a second time.
  *
  * The parsed file waits in the worker's memory under its token (one at a time, 30 minutes at most).
  */
@@ -49,7 +57,17 @@ export interface ImportPreview {
   conflictsTotal: number;
 }
 
-export type ImportResult = Omit<ImportPreview, 'files' | 'file'> & { filesPending: number };
+export type ImportResult = Omit<ImportPreview, 'files' | 'file'> & {
+  filesPending: number;
+  /** This apply finished one that was cut short (its counts then count the rows already there as skipped). */
+  resumed: boolean;
+};
+
+export interface ImportProgress {
+  state: 'applying' | 'applied' | 'staged';
+  rowsDone: number;
+  totalRows: number;
+}
 
 /** One bounded step of an import (backup.importStep): rows written so far; the result once done. */
 export type ImportStepResult = { done: false; rowsDone: number; rowsTotal: number } | ({ done: true; rowsDone: number; rowsTotal: number } & ImportResult);
@@ -63,7 +81,9 @@ interface Staged {
   plans: Partial<Record<ImportMode, FilePlan & { clearProjects: string[] }>>;
   applied: { mode: ImportMode; files: FilesReport } | null;
   /** An import being written in steps (importStep): where it stands. */
-  stepping: { mode: ImportMode; steps: Generator<void, ApplyReport, void>; rowsDone: number; rowsTotal: number } | null;
+  stepping: { mode: ImportMode; run: ImportRun } | null;
+  /** While importApply writes it. */
+  applying: { rowsDone: number; totalRows: number } | null;
 }
 
 const STAGE_TTL_MS = 30 * 60_000;
@@ -122,7 +142,7 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
     const rows = Object.values(file.tables).reduce((n, r) => n + r.length, 0);
     log.info('backup.import-staged', { bytes: blob.size, rows, files: file.files.length, from: migratedFrom });
     const token = `import-${ids()}`;
-    staged = { token, file, info, stagedAt: clock.now(), plans: {}, applied: null, stepping: null };
+    staged = { token, file, info, stagedAt: clock.now(), plans: {}, applied: null, stepping: null, applying: null };
     // A file nobody applies or discards must not hold the worker's memory until the next import.
     const timer = setTimeout(() => {
       if (staged?.token === token) staged = null;
@@ -156,26 +176,78 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
       return { token: s.token, mode: input.mode, file: s.info, tables: r.tables, files: plan.report, conflicts: r.conflicts, conflictsTotal: r.conflictsTotal };
     },
     /**
-     * Synchronous: runs inside the engine's write transaction, which also records the files the import
-     * owes (file-journal.ts) — the rows and the files' plan commit together, or neither does.
+     * In two steps (protocol/define.ts): the write checks the token and the plan and records the journal; then
+     * the rows go in slices (store/slices.ts), the last of which also records the files the import owes
+     * (file-journal.ts) — the rows and the files' plan are there together, or the journal says what is left.
      */
-    apply(token: string, mode: ImportMode): ImportResult {
+    apply(token: string, mode: ImportMode): TwoStep<{ token: string }, ImportResult> {
+      return {
+        announceAfter: true,
+        write: () => {
+          const s = mustGet(token);
+          if (s.applying) throw new EngineError('CONFLICT', 'This import (`token`) is being applied already.', { field: 'token' });
+          const plan = s.plans[mode];
+          if (!plan)
+            throw new EngineError('INVALID_ARGUMENT', 'Invalid `mode`: preview the file with this mode (backup.importPreview) before applying it.', {
+              fields: ['mode'],
+            });
+          const key = importKey(s.file);
+          const prior = readImportJournal(driver);
+          const resume = prior !== null && prior.key === key && prior.mode === mode;
+          // Replace clears the files of the projects the scope owned: those must be the ones the plan saw (an apply
+          // that resumes one cut short has changed them itself).
+          if (!resume && ownedProjects(driver, s.file.scope).join('\n') !== plan.clearProjects.join('\n'))
+            throw new EngineError('CONFLICT', 'The projects this import replaces changed since its preview; preview it again. Nothing was imported.', {
+              field: 'token',
+            });
+          // Seen again by a later apply only if this one is cut short: then that one resumes it.
+          writeImportJournal(driver, resume ? { ...prior, resumable: true } : { key, mode, removed: false });
+          s.applying = { rowsDone: 0, totalRows: 0 };
+          return { token };
+        },
+        then: async (written) => {
+          if (!written) throw new EngineError('CONFLICT', 'This import (its op id) was applied before.', { field: 'token' });
+          const s = mustGet(token);
+          const plan = s.plans[mode] as FilePlan & { clearProjects: string[] };
+          const key = importKey(s.file);
+          const journal = readImportJournal(driver);
+          // The write step left a fresh journal unless one for this file was there: then this apply resumes it.
+          const resumed = journal !== null && journal.key === key && journal.mode === mode && (journal.removed || journal.resumable === true);
+          const skipRemoval = journal?.removed === true;
+          const run = startImport(driver, s.file, mode, { skipRemoval, clearProjects: plan.clearProjects });
+          const progress = { rowsDone: 0, totalRows: run.totalRows };
+          let journalRemoved = skipRemoval;
+          s.applying = progress;
+          try {
+            await runInSlices({
+              driver,
+              step: () => {
+                const more = run.step();
+                if (run.removed && mode === 'replace' && !journalRemoved) writeImportJournal(driver, { key, mode, removed: (journalRemoved = true) });
+                if (!more) {
+                  recordPendingFiles(driver, { token, report: plan.report, writes: plan.writes, deletes: plan.deletes });
+                  clearImportJournal(driver);
+                }
+                return more;
+              },
+              onSlice: () => (progress.rowsDone = run.rowsDone),
+            });
+          } finally {
+            s.applying = null;
+          }
+          const r = run.report();
+          s.applied = { mode, files: plan.report };
+          log.info('backup.import-applied', { mode, conflicts: r.conflictsTotal, files: plan.writes.length + plan.deletes.length, resumed });
+          return { token, mode, tables: r.tables, conflicts: r.conflicts, conflictsTotal: r.conflictsTotal, filesPending: plan.writes.length + plan.deletes.length, resumed };
+        },
+      };
+    },
+    /** How far importApply has come (the settings page shows it while it runs). */
+    progress(token: string): ImportProgress {
       const s = mustGet(token);
-      const plan = s.plans[mode];
-      if (!plan)
-        throw new EngineError('INVALID_ARGUMENT', 'Invalid `mode`: preview the file with this mode (backup.importPreview) before applying it.', {
-          fields: ['mode'],
-        });
-      const r = applyImport(driver, s.file, mode);
-      // Replace clears the files of the projects the scope owned: those must be the ones the plan saw.
-      if (r.clearProjects.join('\n') !== plan.clearProjects.join('\n'))
-        throw new EngineError('CONFLICT', 'The projects this import replaces changed since its preview; preview it again. Nothing was imported.', {
-          field: 'token',
-        });
-      recordPendingFiles(driver, { token, report: plan.report, writes: plan.writes, deletes: plan.deletes });
-      s.applied = { mode, files: plan.report };
-      log.info('backup.import-applied', { mode, conflicts: r.conflictsTotal, files: plan.writes.length + plan.deletes.length });
-      return { token, mode, tables: r.tables, conflicts: r.conflicts, conflictsTotal: r.conflictsTotal, filesPending: plan.writes.length + plan.deletes.length };
+      if (s.applying) return { state: 'applying', ...s.applying };
+      const total = Object.values(s.file.tables).reduce((n, r) => n + r.length, 0);
+      return { state: s.applied ? 'applied' : 'staged', rowsDone: s.applied ? total : 0, totalRows: total };
     },
     /**
      * Writes up to `maxRows` more rows of a previewed import, in the caller's (the engine's) write
@@ -199,34 +271,30 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
           throw new EngineError('CONFLICT', 'The projects this import replaces changed since its preview; preview it again. Nothing was imported.', {
             field: 'token',
           });
-        const rowsTotal = Object.values(s.file.tables).reduce((n, rows) => n + rows.length, 0);
-        s.stepping = { mode, steps: importSteps(driver, s.file, mode), rowsDone: 0, rowsTotal };
+        s.stepping = { mode, run: startImport(driver, s.file, mode, { clearProjects: plan.clearProjects }) };
       }
-      const run = s.stepping;
-      for (let i = 0; i < maxRows; i++) {
-        const next = run.steps.next();
-        if (!next.done) {
-          run.rowsDone = Math.min(run.rowsDone + 1, run.rowsTotal);
-          continue;
-        }
-        const r = next.value;
-        recordPendingFiles(driver, { token, report: plan.report, writes: plan.writes, deletes: plan.deletes });
-        s.applied = { mode, files: plan.report };
-        s.stepping = null;
-        log.info('backup.import-applied', { mode, conflicts: r.conflictsTotal, files: plan.writes.length + plan.deletes.length, stepped: true });
-        return {
-          done: true,
-          rowsDone: run.rowsTotal,
-          rowsTotal: run.rowsTotal,
-          token,
-          mode,
-          tables: r.tables,
-          conflicts: r.conflicts,
-          conflictsTotal: r.conflictsTotal,
-          filesPending: plan.writes.length + plan.deletes.length,
-        };
-      }
-      return { done: false, rowsDone: run.rowsDone, rowsTotal: run.rowsTotal };
+      const { run } = s.stepping;
+      const from = run.rowsDone;
+      let more = true;
+      while (more && run.rowsDone - from < maxRows) more = run.step();
+      if (more) return { done: false, rowsDone: run.rowsDone, rowsTotal: run.totalRows };
+      const r = run.report();
+      recordPendingFiles(driver, { token, report: plan.report, writes: plan.writes, deletes: plan.deletes });
+      s.applied = { mode, files: plan.report };
+      s.stepping = null;
+      log.info('backup.import-applied', { mode, conflicts: r.conflictsTotal, files: plan.writes.length + plan.deletes.length, stepped: true });
+      return {
+        done: true,
+        rowsDone: run.totalRows,
+        rowsTotal: run.totalRows,
+        token,
+        mode,
+        tables: r.tables,
+        conflicts: r.conflicts,
+        conflictsTotal: r.conflictsTotal,
+        filesPending: plan.writes.length + plan.deletes.length,
+        resumed: false,
+      };
     },
     /** Writes the files an applied import owes (again, if a write failed before); the record goes once all are written. */
     async applyFiles(token: string): Promise<FilesReport> {
@@ -244,7 +312,8 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
       return s.applied.files;
     },
     discard(token: string): boolean {
-      if (!staged || staged.token !== token) return false;
+      // An apply in progress keeps its file until it is done.
+      if (!staged || staged.token !== token || staged.applying) return false;
       staged = null;
       return true;
     },

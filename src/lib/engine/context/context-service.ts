@@ -24,7 +24,7 @@ import {
   type RuleField,
 } from '../../domain/context';
 import { EngineError } from '../../domain/errors';
-import { createTokenCounter } from '../../domain/text/tokens';
+import { createTokenCounter, loadTokenizer } from '../../domain/text/tokens';
 import { historyItems, memoryItems, recallItems, sessionSummaryItems, taskItems, turnItems, windowTurns, workingMemoryItems } from './dynamic-sources';
 import { DEFAULT_RULES, preferenceItems, profileItems, rulesItems, settingsItems } from './static-sources';
 import { createBuildRegistry, nextTask } from './build-registry';
@@ -91,6 +91,8 @@ export function createContextService(deps: ContextDeps) {
   async function build(input: BuildInput): Promise<ContextBuildResult> {
     const run = builds.begin(input.requestId);
     try {
+      // Loaded on the first build, not at the worker's start (tokens.ts).
+      await loadTokenizer();
       return await buildIn(input, run.signal);
     } finally {
       run.end();

@@ -1,6 +1,8 @@
 import type { Services } from '../services';
 import { ensureSegmenterVersion } from '../store/fts-reindex';
 import type { Handlers } from './index';
+import type { TwoStep } from '../protocol/define';
+import type { ImportResult } from '../backup';
 
 type BackupMethod =
   | 'backup.exportBegin'
@@ -22,11 +24,17 @@ export function backupHandlers(s: Services): Handlers<BackupMethod> {
     'backup.exportChunk': (input) => b.exports.chunk(input.exportId, input.maxChars),
     'backup.exportCancel': (input) => ({ canceled: b.exports.cancel(input.exportId) }),
     'backup.importPreview': (input) => b.imports.preview(input),
-    'backup.importApply': (input) => {
-      const result = b.imports.apply(input.token, input.mode);
-      // Working memories of conversations a replace removed go with them.
-      s.workingMemory.prune();
-      return result;
+    'backup.importApply': (input): TwoStep<{ token: string }, ImportResult> => {
+      const steps = b.imports.apply(input.token, input.mode);
+      return {
+        ...steps,
+        then: async (written: { token: string } | null) => {
+          const result = await steps.then(written);
+          // Working memories of conversations a replace removed go with them.
+          s.workingMemory.prune();
+          return result;
+        },
+      };
     },
     'backup.importStep': (input) => {
       const result = b.imports.step(input.token, input.mode, input.maxRows);

@@ -1,5 +1,6 @@
 import type { Method, Output, Parsed } from '../protocol/contract';
 import type { Services } from '../services';
+import type { TwoStep } from '../protocol/define';
 import { backupHandlers } from './backup';
 import { embeddingHandlers } from './embeddings';
 import { contextHandlers } from './context';
@@ -14,8 +15,10 @@ import { memoryHandlers } from './memory';
 import { settingsHandlers } from './settings';
 import { storageHandlers } from './storage';
 import { systemHandlers } from './system';
+import { turnHandlers } from './turns';
 
-export type Handler<M extends Method> = (input: Parsed<M>) => Output<M> | Promise<Output<M>>;
+/** A `twoStep` call's handler returns its two steps (protocol/define.ts). */
+export type Handler<M extends Method> = (input: Parsed<M>) => Output<M> | Promise<Output<M>> | TwoStep<unknown, Output<M>>;
 export type HandlerMap = { [M in Method]: Handler<M> };
 export type Handlers<K extends Method> = { [M in K]: Handler<M> };
 
@@ -46,5 +49,7 @@ export function handlerSet(services: Services): HandlerMap {
     ...embeddingHandlers(services),
     // erase everything on this device (issue 15)
     ...eraseHandlers(services),
+    // turns (issue 16)
+    ...turnHandlers(services),
   };
 }

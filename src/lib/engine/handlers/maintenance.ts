@@ -1,7 +1,7 @@
 import type { EngineEnv } from '../env';
 import type { JobRun } from '../protocol/types';
 import type { Handlers } from './index';
-import { reindexFts } from '../store/fts-reindex';
+import { reindexInSlices } from '../store/fts-reindex-slices';
 
 /** FTS5 tables the engine keeps; the merge job walks them all. */
 const FTS_TABLES = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
@@ -63,8 +63,8 @@ export function maintenanceHandlers(
       }
       return { ok: problems.length === 0, problems, ms: performance.now() - t0 };
     },
-    // Inside the engine's write transaction: readers see the old index or the new one, never half of it.
-    'maintenance.reindex': () => reindexFts(driver),
+    // In slices (issue 16): each row's entry is replaced in one transaction, so readers always find every row.
+    'maintenance.reindex': () => ({ announceAfter: true, write: () => null, then: () => reindexInSlices(driver) }),
     'jobs.record': (input) => {
       const row = driver.get<JobRow>(
         'INSERT INTO job_runs (job, trigger, status, started_at, finished_at, result) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',

@@ -2,6 +2,8 @@ import { fail, type IpcError, type IpcResponse } from '../../domain/errors';
 import { EngineError } from '../../domain/errors';
 import type { Engine, EngineRequest } from '../engine';
 import { createAckedWrites } from './acked-writes';
+import type { SessionChangeSet } from '../store/session-changes';
+import type { Method } from '../protocol/contract';
 import { CHANNEL_NAME, LOCK_NAME, type HostEvent, type HostInfo, type HostRole, type RelayMessage } from './messages';
 
 /**
@@ -69,6 +71,10 @@ export function hostNames(opts: { tabId: string; isolated: boolean }): { lockNam
   return opts.isolated
     ? { lockName: `${LOCK_NAME}:isolated:${opts.tabId}`, channelName: `${CHANNEL_NAME}:isolated:${opts.tabId}` }
     : { lockName: LOCK_NAME, channelName: CHANNEL_NAME };
+}
+
+function changeEvent(c: { method: Method; at: number; sessions?: SessionChangeSet }): HostEvent {
+  return c.sessions ? { type: 'change', method: c.method, at: c.at, sessions: c.sessions } : { type: 'change', method: c.method, at: c.at };
 }
 
 export function createDbHost(opts: DbHostOptions): DbHost {
@@ -176,7 +182,7 @@ export function createDbHost(opts: DbHostOptions): DbHost {
         heed(msg.tabId, msg.epoch, true);
         break;
       case 'change':
-        if (heed(msg.from, msg.epoch, false)) emit({ type: 'change', method: msg.method, at: msg.at });
+        if (heed(msg.from, msg.epoch, false)) emit(changeEvent(msg));
         break;
     }
   };
@@ -267,8 +273,8 @@ export function createDbHost(opts: DbHostOptions): DbHost {
       const now = changeCount();
       if (now === seen) return;
       seen = now;
-      emit({ type: 'change', method: c.method, at: c.at });
-      if (leader?.id === tabId) send({ t: 'change', from: tabId, epoch: leader.epoch, method: c.method, at: c.at });
+      emit(changeEvent(c));
+      if (leader?.id === tabId) send({ t: 'change', from: tabId, epoch: leader.epoch, method: c.method, at: c.at, ...(c.sessions ? { sessions: c.sessions } : {}) });
     });
   }
 

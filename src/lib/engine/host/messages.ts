@@ -2,6 +2,7 @@ import type { IpcError, IpcResponse } from '../../domain/errors';
 import type { EngineRequest } from '../engine';
 import type { Method } from '../protocol/contract';
 import type { StorageKind } from '../protocol/types';
+import type { SessionChangeSet } from '../store/session-changes';
 
 /** Messages between the DB workers of several tabs, over one BroadcastChannel. */
 export type RelayMessage =
@@ -12,7 +13,7 @@ export type RelayMessage =
    */
   | { t: 'res'; from: string; epoch: number; to: string; id: string; res: IpcResponse<unknown> }
   | { t: 'leader'; tabId: string; epoch: number }
-  | { t: 'change'; from: string; epoch: number; method: Method; at: number };
+  | { t: 'change'; from: string; epoch: number; method: Method; at: number; sessions?: SessionChangeSet };
 
 export type HostRole = 'starting' | 'leader' | 'follower';
 
@@ -25,7 +26,8 @@ export interface HostInfo {
 
 /** What a DB worker tells its page. */
 export type HostEvent =
-  | { type: 'change'; method: Method; at: number }
+  /** `sessions`: the conversations the write changed (absent: none; 'many': read the list again). */
+  | { type: 'change'; method: Method; at: number; sessions?: SessionChangeSet }
   | { type: 'role'; info: HostInfo }
   | { type: 'startup-failed'; error: IpcError }
   /** This tab leads but the database file is still held elsewhere: opening goes on (DB_UNAVAILABLE meanwhile). */

@@ -5,6 +5,7 @@ import { createDbHost, type DbHost } from './db-host';
 import { openBrowserEngine } from './open-engine';
 import type { HostEvent, HostInfo } from './messages';
 import type { IpcResponse } from '../../domain/errors';
+import { markStartup, startupMarks, type StartupStage } from './startup-marks';
 
 export interface DbWorkerApi {
   start(opts: { persistent: boolean }): void;
@@ -13,10 +14,13 @@ export interface DbWorkerApi {
   info(): HostInfo | null;
   /** The jobs worker reaches the engine through this port and never opens the database itself. */
   connectJobs(port: MessagePort): void;
+  /** When each stage of opening the database finished (startup-marks.ts; the speed benchmark's cold start). */
+  startup(): Partial<Record<StartupStage, number>>;
 }
 
 /** The object db.worker.ts exposes over Comlink. */
 export function createDbWorkerApi(): DbWorkerApi {
+  markStartup('worker-start');
   const log = consoleLogger('db');
   let host: DbHost | null = null;
   const early: ((e: HostEvent) => void)[] = [];
@@ -30,16 +34,25 @@ export function createDbWorkerApi(): DbWorkerApi {
       host = createDbHost({
         // A guest tab's in-memory database is its own: it never serves (or uses) the tabs on OPFS.
         isolated: !persistent,
-        openEngine: ({ waiting }) => openBrowserEngine({ persistent, log, waiting }),
+        openEngine: async ({ waiting }) => {
+          const engine = await openBrowserEngine({ persistent, log, waiting });
+          markStartup('engine');
+          return engine;
+        },
       });
       for (const l of early.splice(0)) host.subscribe(l);
     },
-    call: (req) => needHost().call(req),
+    call: async (req) => {
+      const res = await needHost().call(req);
+      if (res.ok) markStartup('first-call');
+      return res;
+    },
     subscribe(listener) {
       if (host) host.subscribe(listener);
       else early.push(listener);
     },
     info: () => host?.info() ?? null,
+    startup: () => startupMarks(),
     connectJobs(port) {
       Comlink.expose({ call: (req: EngineRequest) => needHost().call(req) }, port);
     },

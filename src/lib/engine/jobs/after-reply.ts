@@ -9,6 +9,8 @@ export interface AfterReplyInput {
   sessionId: string;
   userMessageId: number;
   assistantMessageId?: number;
+  /** The run whose turn.finish queued this work: marked done at the end (turn.afterReplyDone). */
+  runId?: string;
 }
 
 export interface RememberedItem {
@@ -42,10 +44,11 @@ const SUMMARY_SYSTEM =
 export async function afterReply(opts: { engine: EngineCaller; provider: ModelProvider; input: AfterReplyInput }): Promise<AfterReplyResult> {
   const { engine, provider, input } = opts;
   let candidates: unknown;
-  if (provider.canGenerate) {
+  // The turn's two messages, read once for both model calls.
+  const texts = provider.canGenerate ? await turnTexts(engine, input) : null;
+  if (texts) {
+    const { user, assistant } = texts;
     try {
-      const user = unwrap(await engine.call('message.get', { id: input.userMessageId }));
-      const assistant = input.assistantMessageId ? unwrap(await engine.call('message.get', { id: input.assistantMessageId })) : undefined;
       candidates = await provider.json(
         { messages: memoryExtractionMessages({ userText: user.content, assistantText: assistant?.content }), json: true, temperature: 0 },
         // Validated (strictly, item by item) by the engine's memory.extract, not here.
@@ -62,10 +65,11 @@ export async function afterReply(opts: { engine: EngineCaller; provider: ModelPr
   // The conversation's due rolling summaries (storing the turns did not make them), then, with a model, better ones.
   unwrap(await engine.call('summary.roll', { sessionId: input.sessionId }));
   let summariesImproved = 0;
-  if (provider.canGenerate) {
-    await analyseTurn(engine, provider, input);
+  if (texts) {
+    await analyseTurn(engine, provider, input, texts);
     summariesImproved = await improveSummaries(engine, provider);
   }
+  if (input.runId) unwrap(await engine.call('turn.afterReplyDone', { runId: input.runId }));
   const { profileChanged, profileChanges, profileVersion } = extracted;
   return {
     remembered: extracted.decisions.filter((d) => d.kind !== 'noop' && d.kind !== 'ignore'),
@@ -88,10 +92,18 @@ const ANALYSIS_SYSTEM =
   `"last_emotion": one of ${EMOTIONS.join('|')} or null}. Use the user's language for the topic.`;
 
 /** Seed 001 "Working memory update on each turn": with a model, its analysis sets topic, variables and emotion. */
-async function analyseTurn(engine: EngineCaller, provider: ModelProvider, input: AfterReplyInput): Promise<void> {
+type TurnTexts = { user: { content: string }; assistant: { content: string } | undefined };
+
+/** The user's message and the reply; null when one is gone (deleted since), which leaves the rules to work alone. */
+async function turnTexts(engine: EngineCaller, input: AfterReplyInput): Promise<TurnTexts | null> {
+  const user = await engine.call('message.get', { id: input.userMessageId });
+  const assistant = input.assistantMessageId ? await engine.call('message.get', { id: input.assistantMessageId }) : undefined;
+  if (!user.ok || (assistant && !assistant.ok)) return null;
+  return { user: user.data, assistant: assistant?.ok ? assistant.data : undefined };
+}
+
+async function analyseTurn(engine: EngineCaller, provider: ModelProvider, input: AfterReplyInput, { user, assistant }: TurnTexts): Promise<void> {
   try {
-    const user = unwrap(await engine.call('message.get', { id: input.userMessageId }));
-    const assistant = input.assistantMessageId ? unwrap(await engine.call('message.get', { id: input.assistantMessageId })) : undefined;
     const analysis = await provider.json(
       {
         messages: [

@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { systemClock } from '../../domain/clock';
 import { createProvider } from '../../domain/llm';
-import type { ModelSettings } from '../../domain/llm/settings';
+import { DEFAULT_MODEL_SETTINGS, type ModelSettings } from '../../domain/llm/settings';
 import { afterReply, type AfterReplyInput, type AfterReplyResult } from './after-reply';
 import { createCaller, type RawEndpoint } from '../client/caller';
 import { maintenanceJob } from './maintenance-job';
@@ -16,12 +16,17 @@ import { distillJob } from './distill-job';
 import { writingMemoryJob } from './writing-memory-job';
 import { createScheduler, type Scheduler } from './scheduler';
 import type { JobDefinition, JobProgress } from './types';
+import { afterReplyJob } from './after-reply-job';
+import type { ModelProvider } from '../../domain/llm/types';
 
 /** The model the page configured, for jobs that can use one (distillation phrases rules with it). */
 let model: ModelSettings | null = null;
 const provider = () => (model ? createProvider(model) : null);
 /** The embedding endpoint the page configured (model settings live in the page's Dexie; issue 18). */
 let embeddingEndpoint: EmbeddingEndpoint | null = null;
+/** The after-reply job, for what a closed window left: the configured model, else the one the page last asked with. */
+const lastProvider = (): ModelProvider => createProvider(model ?? lastModel ?? { ...DEFAULT_MODEL_SETTINGS });
+let lastModel: ModelSettings | null = null;
 
 export const JOBS: readonly JobDefinition[] = [
   maintenanceJob,
@@ -31,6 +36,7 @@ export const JOBS: readonly JobDefinition[] = [
   writingMemoryJob,
   distillJob({ provider }),
   importFollowUpJob,
+  afterReplyJob(lastProvider),
   embeddingsJob({ endpoint: () => embeddingEndpoint, embed: embedWithProvider }),
 ];
 export const JOBS_LOCK = 'engram-jobs';
@@ -82,6 +88,7 @@ export function createJobsWorkerApi(): JobsWorkerApi {
     run: (name) => need().run(name, 'demand'),
     afterReply(input, model) {
       if (!engine) throw new Error('jobs worker not started');
+      lastModel = model;
       return afterReply({ engine, provider: createProvider(model), input });
     },
     activity: () => need().activity(),

@@ -202,6 +202,18 @@ const paths: Record<Method, Paths> = {
   'embeddings.pending': () => [{ model: '' }, { model: 'm', limit: 0 }],
   'embeddings.store': () => [{ model: 'm', items: [] }, { model: 'm', items: [{ kind: 'turn', id: 1, vector: [] }] }],
   'system.erase': () => [{ confirm: false }, {}],
+  // turns (issue 16)
+  'turn.prepare': (c) => [
+    { sessionId: MISSING, content: 'x', locale: 'en' },
+    { content: 'x', retryOf: c.messageId, locale: 'en' },
+    { retryOf: 999_999, locale: 'en' },
+    { projectId: MISSING, content: 'x', locale: 'en' },
+  ],
+  'turn.finish': (c) => [{ runId: MISSING, outcome: 'completed' }, { runId: c.runId, outcome: 'completed', userMessageId: 999_999 }],
+  'turn.afterReplyPending': () => [{ limit: 0 }],
+  'turn.afterReplyDone': () => [{ runId: '' }],
+  'session.getMany': () => [{ ids: 'x' }],
+  'backup.importProgress': () => [{ token: 'import-missing' }],
 };
 
 function minimalExport() {

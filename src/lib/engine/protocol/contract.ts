@@ -31,6 +31,7 @@ import * as importInput from '../imports/schemas';
 import type * as Emb from '../embeddings/types';
 import * as embeddingInput from '../embeddings/schemas';
 import type { EraseReport } from '../store/erase';
+import type * as Turn from '../turn/types';
 
 const none = z.strictObject({});
 const id = z.string().min(1).max(100);
@@ -61,8 +62,11 @@ export const contract = {
   'maintenance.optimize': call<MaintenanceReport>()({ input: none, write: true, background: true }),
   'maintenance.ftsMerge': call<MaintenanceReport>()({ input: none, write: true, background: true }),
   'maintenance.integrityCheck': call<IntegrityReport>()({ input: none }),
-  /** 002 memory_reindex: every full-text row rebuilt with the current segmenter (also run at start when it changed). */
-  'maintenance.reindex': call<ReindexReport>()({ input: none, write: true, background: true }),
+  /**
+   * 002 memory_reindex: every full-text row rebuilt with the current segmenter (also run at start when it changed),
+   * in short transactions with the worker free in between (issue 16); cut short, the next one goes on from there.
+   */
+  'maintenance.reindex': call<ReindexReport>()({ input: none, write: true, background: true, twoStep: true }),
   'jobs.record': call<JobRun>()({
     input: z.strictObject({
       job: jobName,
@@ -602,11 +606,15 @@ export const contract = {
     ]),
     errors: ['NOT_FOUND', 'UNSUPPORTED_VERSION'],
   }),
-  /** Writes a previewed file in one transaction: every row and the plan for its files, or none. */
+  /**
+   * Writes a previewed file in short transactions with the worker free in between (issue 16; backup.importProgress
+   * tells how far); the last also records the plan for its files. Cut short, the same file applied again resumes.
+   */
   'backup.importApply': call<Backup.ImportResult>()({
     input: z.strictObject({ token: backupInput.token, mode: backupInput.mode }),
     errors: ['NOT_FOUND', 'CONFLICT'],
     write: true,
+    twoStep: true,
   }),
   /** After importApply: writes the project setting files it recorded (idempotent; also done at the next start). */
   'backup.importFiles': call<Backup.FilesReport>()({ input: z.strictObject({ token: backupInput.token }), errors: ['NOT_FOUND'] }),
@@ -688,6 +696,60 @@ export const contract = {
    * schema (VACUUM). Not a `write`: it cannot run inside one transaction, and no outbox may replay it.
    */
   'system.erase': call<EraseReport>()({ input: z.strictObject({ confirm: z.literal(true) }) }),
+  // ── turns: one call per chat turn each way (issue 16) ─────────────────────
+  /**
+   * Prepares a chat turn in one call: the user's message is stored (a new conversation made first when there is no
+   * `sessionId`; on `retryOf`, that message's replies are removed instead), then the context is built for it and
+   * returned as the request to send. A build that is stopped (`context.cancel { requestId }`) or fails is reported
+   * in `context` — the message stays stored either way.
+   */
+  'turn.prepare': call<Turn.PreparedTurn>()({
+    input: z
+      .strictObject({
+        sessionId: id.optional(),
+        projectId: id.optional(),
+        content: messageContent.optional(),
+        retryOf: messageId.optional(),
+        requestId: z.string().min(8).max(100).optional(),
+        locale: z.enum(['en', 'zh-CN']),
+        tokenRatio: z.number().min(0.25).max(4).optional(),
+        budgets: z.partialRecord(z.enum(['L0', 'L1', 'L2', 'L3', 'L4', 'L5']), z.number().int().min(0).max(200_000)).optional(),
+      })
+      .refine((v) => (v.content === undefined) !== (v.retryOf === undefined), { message: 'give `content` (a new message) or `retryOf` (answer one again), exactly one', path: ['content'] })
+      .refine((v) => v.retryOf === undefined || v.projectId === undefined, { message: '`projectId` is for a new conversation, not a retry', path: ['projectId'] }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    write: true,
+    twoStep: true,
+  }),
+  /**
+   * Finishes a turn (or a skill run) in one transaction: the reply is stored when there is text (status from
+   * `outcome`: completed → complete, canceled → stopped, failed/timeout → failed), the run completes with it, and —
+   * for a completed chat turn with its `userMessageId` — the after-reply work is queued for the jobs worker.
+   */
+  'turn.finish': call<Turn.FinishedTurn>()({
+    input: z.strictObject({
+      runId: id,
+      outcome: z.enum(['completed', 'canceled', 'failed', 'timeout']),
+      text: z.string().max(200_000).default(''),
+      userMessageId: messageId.optional(),
+      model: z.string().max(200).optional(),
+      errorCode: z.string().max(60).optional(),
+      toolMemoryIds: z.array(z.string().max(100)).max(100).default([]),
+    }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    write: true,
+  }),
+  /** After-reply work queued longer than `olderThanMs` ago and not done: a window closed before its jobs worker got to it. */
+  'turn.afterReplyPending': call<Turn.AfterReplyJob[]>()({
+    input: z.strictObject({ olderThanMs: z.number().int().min(0).default(60_000), limit: z.number().int().min(1).max(50).default(10) }),
+  }),
+  'turn.afterReplyDone': call<{ done: boolean }>()({ input: z.strictObject({ runId: id }), write: true, background: true }),
+  /** The conversations a change event named, as a list shows them (those still there), and the list's new total. */
+  /** How far backup.importApply has come with a previewed file. */
+  'backup.importProgress': call<Backup.ImportProgress>()({ input: z.strictObject({ token: backupInput.token }), errors: ['NOT_FOUND'] }),
+  'session.getMany': call<{ items: Session[]; total: number }>()({
+    input: z.strictObject({ ids: z.array(id).max(200), starredOnly: z.boolean().default(false), projectId: id.nullable().optional() }),
+  }),
 } as const satisfies Record<string, CallSpec>;
 
 export type Contract = typeof contract;

@@ -25,6 +25,12 @@ export interface CallSpec<I extends z.ZodType = z.ZodType, O = unknown, E extend
    * answered MEMORY_BACKPRESSURE at once (engine/admission.ts).
    */
   readonly memoryQuery: boolean;
+  /**
+   * A write in two steps (issue 16, one call per turn): its handler returns a `TwoStep` — `write()` runs as the
+   * write (one transaction, op id, change event) and `then(written)` completes the answer after it, outside the
+   * transaction (e.g. a context build, which yields between its sources so that it can be canceled).
+   */
+  readonly twoStep: boolean;
   /** Phantom: the success type. Never set at run time. */
   readonly output?: O;
 }
@@ -37,11 +43,21 @@ export function call<O>() {
     write?: boolean;
     background?: boolean;
     memoryQuery?: boolean;
+    twoStep?: boolean;
   }): CallSpec<I, O, E[number]> => ({
     input: spec.input,
     errors: spec.errors ?? [],
     write: spec.write ?? false,
     background: spec.background ?? false,
     memoryQuery: spec.memoryQuery ?? false,
+    twoStep: spec.twoStep ?? false,
   });
+}
+
+/** What the handler of a `twoStep` call returns. `written` is null when the op id was applied before. */
+export interface TwoStep<W, O> {
+  write(): W;
+  then(written: W | null): Promise<O>;
+  /** `then` writes too (in transactions of its own): announce a change again when it is done. */
+  announceAfter?: boolean;
 }

@@ -8,6 +8,7 @@ import { installOpfsFaultProbe, translateStorageFault } from './opfs-faults';
 import { openImage, readDatabaseImage, refuseWrites, translateReadOnly } from './opfs-read-only';
 import { classifySqliteError } from './sqlite-errors';
 import { createSqliteWasmDriver } from './sqlite-wasm-driver';
+import { markStartup } from '../host/startup-marks';
 
 export const DB_FILE = '/engram.sqlite3';
 const POOL_NAME = 'engram-sahpool';
@@ -21,6 +22,7 @@ export function loadSqlite3(): Promise<Sqlite3Static> {
     // at start-up, before the error reaches us as an exception. Looked up on each call instead, so a test
     // that provokes a failure on purpose can check that warning rather than print it.
     (sqlite3.config as { warn: (...args: unknown[]) => void }).warn = (...args) => console.warn(...args);
+    markStartup('wasm');
     return sqlite3;
   });
   return sqlite3Promise;
@@ -86,6 +88,7 @@ async function openOpfs(sqlite3: Sqlite3Static): Promise<OpenedDatabase> {
   };
   const pool = await sqlite3.installOpfsSAHPoolVfs(options as Parameters<Sqlite3Static['installOpfsSAHPoolVfs']>[0]);
   if (pool.isPaused()) await pool.unpauseVfs();
+  markStartup('pool');
   const db = new pool.OpfsSAHPoolDb(DB_FILE);
   try {
     tune(db, true);
@@ -93,6 +96,7 @@ async function openOpfs(sqlite3: Sqlite3Static): Promise<OpenedDatabase> {
     db.close();
     throw err;
   }
+  markStartup('open');
   const driver = createSqliteWasmDriver(db, { capi: sqlite3.capi, translateError: translateStorageFault });
   return { driver, storage: { kind: 'opfs', reason: null }, pool, db };
 }

@@ -3,6 +3,17 @@ import type { Session } from '../../domain/conversation/types';
 import type { EngineEnv } from '../env';
 import { toSession, type SessionRow } from './conversation-rows';
 
+function filterClause(opts: { starredOnly: boolean; projectId?: string | null }): { clause: string; params: (string | number)[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (opts.starredOnly) where.push('is_collected = 1');
+  if (opts.projectId !== undefined) {
+    where.push(opts.projectId === null ? 'project_id IS NULL' : 'project_id = ?');
+    if (opts.projectId !== null) params.push(opts.projectId);
+  }
+  return { clause: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+}
+
 export function createSessionRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver' | 'clock' | 'ids'>) {
   const find = (id: string): Session | undefined => {
     const row = driver.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [id]);
@@ -28,18 +39,21 @@ export function createSessionRepo({ driver, clock, ids }: Pick<EngineEnv, 'drive
       return mustFind(id);
     },
     list(opts: { limit: number; offset: number; starredOnly: boolean; projectId?: string | null }): { items: Session[]; total: number } {
-      const where: string[] = [];
-      const params: (string | number)[] = [];
-      if (opts.starredOnly) where.push('is_collected = 1');
-      if (opts.projectId !== undefined) {
-        where.push(opts.projectId === null ? 'project_id IS NULL' : 'project_id = ?');
-        if (opts.projectId !== null) params.push(opts.projectId);
-      }
-      const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+      const { clause, params } = filterClause(opts);
       const total = driver.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sessions ${clause}`, params)?.n ?? 0;
       const rows = driver.all<SessionRow>(
         `SELECT * FROM sessions ${clause} ORDER BY last_active DESC, id LIMIT ? OFFSET ?`,
         [...params, opts.limit, opts.offset],
+      );
+      return { items: rows.map(toSession), total };
+    },
+    /** Those of `ids` that exist and pass the filter, in list order, and the filter's total. */
+    getMany(opts: { ids: readonly string[]; starredOnly: boolean; projectId?: string | null }): { items: Session[]; total: number } {
+      const { clause, params } = filterClause(opts);
+      const total = driver.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sessions ${clause}`, params)?.n ?? 0;
+      const rows = driver.all<SessionRow>(
+        `SELECT * FROM sessions ${clause ? `${clause} AND` : 'WHERE'} id IN (SELECT value FROM json_each(?)) ORDER BY last_active DESC, id`,
+        [...params, JSON.stringify(opts.ids)],
       );
       return { items: rows.map(toSession), total };
     },

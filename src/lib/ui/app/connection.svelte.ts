@@ -2,6 +2,8 @@ import * as Comlink from 'comlink';
 import type { IpcError } from '../../domain/errors';
 import { createCaller, type EngineCaller } from '../../engine/client/caller';
 import type { HostEvent, HostInfo } from '../../engine/host/messages';
+
+export type ChangeEvent = Extract<HostEvent, { type: 'change' }>;
 import type { DbWorkerApi } from '../../engine/host/worker-api';
 import type { JobsWorkerApi } from '../../engine/jobs/worker-api';
 import type { JobProgress } from '../../engine/jobs/types';
@@ -42,6 +44,16 @@ class Connection {
   #started = false;
   #askedPersist = false;
   #statusRetry: ReturnType<typeof setTimeout> | null = null;
+  #changeListeners = new Set<(change: ChangeEvent) => void>();
+
+  /**
+   * Every write's change event, with the conversations it changed (issue 16): a list of them updates those
+   * rows instead of reading itself again. Returns the unsubscribe.
+   */
+  onChange(listener: (change: ChangeEvent) => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
 
   get ready(): boolean {
     return this.status !== null;
@@ -187,6 +199,7 @@ class Connection {
         break;
       case 'change':
         this.revision++;
+        for (const l of this.#changeListeners) l(event);
         // Only a person's save counts; the app's own bookkeeping (job records, sweeps) never prompts.
         if (isUserWrite(event.method)) this.#askPersistence();
         break;

@@ -1,10 +1,12 @@
 import type { Session } from '../../domain/conversation/types';
 import type { EngineCaller } from '../../engine/client/caller';
+import type { SessionChangeSet } from '../../engine/store/session-changes';
 
 /**
  * The conversations, a page at a time, newest activity first: the chat's list, the recall page's
  * session filter and the backup pickers all show them this way, so none stops at some fixed number.
- * "More" appends the next page; `reload` (after a write anywhere) reads as many as are shown.
+ * "More" appends the next page; `reload` reads as many as are shown; `applyChange` (after a write that changed
+ * some conversations, issue 16) reads just those and puts them where they now belong.
  */
 export const SESSION_PAGE = 50;
 /** session.list's own limit per call. */
@@ -31,6 +33,31 @@ export class SessionPages {
     await this.#read(0, Math.max(this.pageSize, this.items.length), []);
   }
 
+  /**
+   * A write changed these conversations: they are read again (one call, with the new total) and moved to their
+   * place in the list (newest activity first); deleted ones and ones that no longer pass the filter go. One that
+   * now sorts after the last shown row while more are unread waits for "more". 'many': read the list again.
+   */
+  async applyChange(change: SessionChangeSet): Promise<void> {
+    if (change === 'many') return this.reload();
+    const touched = new Set([...change.changed, ...change.deleted]);
+    if (touched.size === 0) return;
+    const seq = this.#seq;
+    const res = await this.engine().call('session.getMany', { ids: change.changed, ...this.filter() });
+    // A read of the whole list started meanwhile: it has the news too.
+    if (seq !== this.#seq) return;
+    if (!res.ok) return this.reload();
+    const boundary = this.hasMore ? this.items.at(-1) : undefined;
+    const items = this.items.filter((s) => !touched.has(s.id));
+    for (const s of res.data.items) {
+      if (boundary && !touched.has(boundary.id) && before(boundary, s)) continue;
+      const at = items.findIndex((x) => before(s, x));
+      items.splice(at === -1 ? items.length : at, 0, s);
+    }
+    this.items = items;
+    this.total = res.data.total;
+  }
+
   async loadMore(): Promise<void> {
     if (this.hasMore) await this.#read(this.items.length, this.pageSize, this.items);
   }
@@ -55,4 +82,9 @@ export class SessionPages {
     this.items = [...keep, ...got.filter((s) => !seen.has(s.id) && seen.add(s.id))];
     this.total = total;
   }
+}
+
+/** The list's order (session.list): newest activity first, then by id. */
+function before(a: Session, b: Session): boolean {
+  return a.lastActive > b.lastActive || (a.lastActive === b.lastActive && a.id < b.id);
 }

@@ -47,4 +47,38 @@ describe('conversation lists, a page at a time', () => {
     expect(pages.items.map((s) => s.title)).toEqual(['c20', 'c10', 'c0']);
     expect(pages.hasMore).toBe(false);
   });
+
+  it('follows change events: only the conversations a write changed are read again, and the list ends as a fresh read would', async () => {
+    const { t, engine } = await withSessions(60);
+    const events: import('../../engine/engine').ChangeEvent[] = [];
+    t.engine.onChange((c) => events.push(c));
+    let calls = 0;
+    const counted = { call: ((m, i, o) => (calls++, engine.call(m, i, o))) as typeof engine.call };
+    const pages = new SessionPages(() => counted);
+    await pages.reload();
+    const old = pages.total;
+    const oldest = expectOk(await engine.call('session.list', { limit: 1, offset: 59 })).items[0];
+    const top = pages.items[0];
+    if (!oldest || !top) throw new Error('no sessions');
+
+    // A message in the oldest conversation (not even shown): it comes to the top; a new one; the newest deleted.
+    t.clock.advance(1000);
+    expectOk(await engine.call('message.append', { sessionId: oldest.id, role: 'user', content: 'back to this one' }));
+    t.clock.advance(1000);
+    const fresh = expectOk(await engine.call('session.create', { title: 'brand new' }));
+    expectOk(await engine.call('session.delete', { id: top.id }));
+    // A write that changes no conversation says so: nothing to read.
+    expectOk(await engine.call('memory.create', { content: 'likes tea' }));
+    expect(events.map((e) => e.sessions)).toEqual([{ changed: [oldest.id], deleted: [] }, { changed: [fresh.id], deleted: [] }, { changed: [], deleted: [top.id] }, undefined]);
+
+    calls = 0;
+    for (const e of events) if (e.sessions) await pages.applyChange(e.sessions);
+    expect(calls).toBe(3);
+    // The rows it holds are the first rows of the list, as a read of that many gives them.
+    const expected = expectOk(await engine.call('session.list', { limit: pages.items.length }));
+    expect(pages.items).toEqual(expected.items);
+    expect(pages.items[0]?.title).toBe('brand new');
+    expect(pages.items[1]?.id).toBe(oldest.id);
+    expect(pages.total).toBe(old);
+  });
 });

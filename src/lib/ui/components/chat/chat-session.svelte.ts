@@ -1,24 +1,23 @@
-import { stripScaffolding } from '../../../domain/context/reply-clean';
 import { budgetsForWindow } from '../../../domain/context/window-budgets';
 import type { Message } from '../../../domain/conversation/types';
-import { EngineError, type IpcError, type IpcResponse } from '../../../domain/errors';
-import { createProvider } from '../../../domain/llm';
-import type { ChatMessage, ModelProvider } from '../../../domain/llm/types';
-import { systemClock } from '../../../domain/clock';
-import { connection } from '../../app/connection.svelte';
-import { errorText, notices } from '../../app/handle-error.svelte';
-import { modelSettings } from '../../app/model-settings.svelte';
-import { profileChangeNotice } from '../memory/profile-notice';
-import { generateReply, type GeneratedReply } from './generate-reply';
-import { i18n, t } from '../../i18n/i18n.svelte';
+import type { IpcError, IpcResponse } from '../../../domain/errors';
+import { startGeneration, type Generation, type GenerationOutcome } from '../../../engine/client/generation-run';
+import type { Input } from '../../../engine/protocol/contract';
+import type { PreparedTurn } from '../../../engine/turn/types';
+import type { ModelSettings } from '../../../domain/llm/settings';
+import { errorText } from '../../app/handle-error.svelte';
+import { t } from '../../i18n/i18n.svelte';
+import type { ChatDeps } from './chat-deps';
 import { emptyWindow, loadEarlier, loadLater, newestPage, pageAround, reread, type ListPage, type MessageWindow } from './message-paging';
 
 type Phase = 'idle' | 'saving' | 'building' | 'streaming';
 
 /**
- * One open conversation: its messages, the reply being written, and the send → context → stream →
- * store → remember cycle. Every user message is stored (or kept in the outbox) before it shows as sent;
- * a reply is stored when it completes, is stopped (status 'stopped') or fails part-way ('failed').
+ * One open conversation: its messages, the reply being written, and the turn — turn.prepare (the message
+ * stored, the context built) → stream → turn.finish (the reply stored, the run completed, the after-reply
+ * work queued), driven by engine/client/generation-run.ts. Every user message is stored (or kept in the
+ * outbox) before it shows as sent; a reply is stored when it completes, is stopped (status 'stopped') or
+ * fails part-way ('failed'). Its ports come in `deps` (chat-deps.ts), so a test drives it on a real engine.
  */
 export class ChatSession {
   sessionId = $state<string | null>(null);
@@ -31,10 +30,14 @@ export class ChatSession {
   noModel = $state(false);
   /** A user message saved on this device but not yet in the database. */
   queued = $state<string | null>(null);
-  #abort: AbortController | null = null;
-  /** The context build in flight, so Stop reaches it too (seed 004 "用户取消"). */
-  #buildId: string | null = null;
+  /** The turn in progress: Stop reaches its build or its stream (seed 004 "用户取消"). */
+  #generation: Generation<PreparedTurn> | null = null;
   #lastUser: Message | null = null;
+  #deps: ChatDeps;
+
+  constructor(deps: ChatDeps) {
+    this.#deps = deps;
+  }
   /** The conversation is shown a window at a time (message-paging.ts): is there more before / after it? */
   hasEarlier = $state(false);
   hasLater = $state(false);
@@ -96,7 +99,7 @@ export class ChatSession {
   }
 
   #list(sessionId: string): ListPage {
-    return (q) => connection.engine.call('message.list', { sessionId, ...q });
+    return (q) => this.#deps.engine.call('message.list', { sessionId, ...q });
   }
 
   #window(): MessageWindow {
@@ -135,26 +138,15 @@ export class ChatSession {
     if (!content || this.busy) return false;
     this.error = null;
     this.noModel = false;
-    this.phase = 'saving';
+    this.phase = 'building';
     try {
-      if (!this.sessionId) {
-        const created = await connection.engine.call('session.create', {});
-        if (!created.ok) return this.fail(created.error);
-        this.sessionId = created.data.id;
+      const sessionId = this.sessionId;
+      const out = await this.#turn(sessionId ? { sessionId, content } : { content });
+      if (out.kind === 'unprepared' && out.prepared === null) {
+        // No database answered: the message waits in the outbox (an existing conversation), or the send fails.
+        if (out.error.code === 'DB_UNAVAILABLE' && sessionId) return this.#queue(sessionId, content);
+        return this.fail(out.error);
       }
-      const stored = await connection.outbox.write('message.append', { sessionId: this.sessionId, role: 'user', content });
-      if (!stored.ok) {
-        if ('queued' in stored) {
-          this.queued = content;
-          return true;
-        }
-        return this.fail(stored.error);
-      }
-      this.#lastUser = stored.data.message;
-      // Looking at an older stretch: the conversation's end (with this message) comes into view.
-      if (this.hasLater) await this.showLatest();
-      else this.messages = [...this.messages, stored.data.message];
-      await this.reply(stored.data.message);
       return true;
     } finally {
       this.phase = 'idle';
@@ -163,28 +155,26 @@ export class ChatSession {
 
   /** Esc / the stop button: while the context is built, the build is canceled; while streaming, the reply so far is kept, marked as stopped. */
   stop(): void {
-    if (this.phase === 'building' && this.#buildId) void connection.engine.call('context.cancel', { requestId: this.#buildId });
-    this.#abort?.abort();
+    this.#generation?.stop();
   }
 
-  /** Writes the last reply again (the failed or unwanted one is replaced). */
+  /** Writes the last reply again (the failed or unwanted one is replaced, in the same call that builds the new context). */
   async retry(): Promise<void> {
     if (this.busy || !this.sessionId) return;
     const lastUser = [...this.messages].reverse().find((m) => m.role === 'user') ?? this.#lastUser;
     if (!lastUser) return;
-    const after = this.messages.filter((m) => m.id > lastUser.id && m.role === 'assistant');
-    for (const m of after) await connection.engine.call('message.delete', { id: m.id });
-    this.messages = this.messages.filter((m) => !after.includes(m));
     this.error = null;
+    this.phase = 'building';
     try {
-      await this.reply(lastUser);
+      const out = await this.#turn({ sessionId: lastUser.sessionId, retryOf: lastUser.id });
+      if (out.kind === 'unprepared' && out.prepared === null) this.fail(out.error);
     } finally {
       this.phase = 'idle';
     }
   }
 
   async toggleStar(message: Message): Promise<void> {
-    const res = await connection.engine.call('message.update', { id: message.id, isCollected: !message.isCollected });
+    const res = await this.#deps.engine.call('message.update', { id: message.id, isCollected: !message.isCollected });
     if (res.ok) this.messages = this.messages.map((m) => (m.id === message.id ? res.data : m));
   }
 
@@ -193,142 +183,89 @@ export class ChatSession {
     return false;
   }
 
-  private async reply(user: Message): Promise<void> {
-    const sessionId = user.sessionId;
-    const settings = await modelSettings.ready();
-    const provider = createProvider(settings);
-    this.phase = 'building';
-    const requestId = crypto.randomUUID();
-    this.#buildId = requestId;
-    const ctx = await connection.engine.call('context.build', {
-      requestId,
-      kind: 'chat',
-      sessionId,
-      message: user.content,
-      excludeMessageId: user.id,
-      locale: i18n.locale,
-      tokenRatio: settings.tokenRatio,
-      // Per model (004): the layers are cut to fit this model's context window, with room for the reply.
-      budgets: budgetsForWindow(settings.contextWindow),
-    });
-    this.#buildId = null;
-    if (!ctx.ok) {
-      // Stopped while building: the message stays, there is simply no reply (and nothing to report).
-      if (ctx.error.code !== 'CANCELED') this.fail(ctx.error);
+  async #queue(sessionId: string, content: string): Promise<boolean> {
+    const stored = await this.#deps.outbox.write('message.append', { sessionId, role: 'user', content });
+    if (stored.ok) {
+      this.#showUser(stored.data.message, []);
+      return true;
+    }
+    if ('queued' in stored) {
+      this.queued = content;
+      return true;
+    }
+    return this.fail(stored.error);
+  }
+
+  /** The user's message comes into view (after a jump to an older stretch, the conversation's end does). */
+  #showUser(message: Message, removed: readonly number[]): void {
+    this.#lastUser = message;
+    if (this.sessionId !== message.sessionId) return;
+    if (this.hasLater) {
+      void this.showLatest();
       return;
     }
-    const run = ctx.data;
-    if (!provider.canGenerate) {
-      this.noModel = true;
-      await connection.engine.call('run.complete', { runId: run.runId, status: 'completed' });
-      this.remember({ sessionId, userMessageId: user.id });
-      return;
-    }
-    this.phase = 'streaming';
+    const kept = this.messages.filter((m) => !removed.includes(m.id));
+    this.messages = kept.some((m) => m.id === message.id) ? kept : [...kept, message];
+  }
+
+  /** One turn: prepare (one call) → stream → finish (one call); the page shows each phase. */
+  async #turn(ask: Pick<Input<'turn.prepare'>, 'sessionId' | 'content' | 'retryOf'>): Promise<GenerationOutcome<PreparedTurn>> {
+    const deps = this.#deps;
+    const settings = await deps.settings();
+    const provider = deps.provider(settings);
     this.draftReply = '';
-    const abort = new AbortController();
-    this.#abort = abort;
-    let text = '';
+    const generation = startGeneration<PreparedTurn>(
+      { engine: deps.engine, provider, clock: deps.clock },
+      {
+        prepare: (requestId): Promise<IpcResponse<PreparedTurn>> =>
+          deps.engine.call('turn.prepare', {
+            ...ask,
+            requestId,
+            locale: deps.locale(),
+            tokenRatio: settings.tokenRatio,
+            // Per model (004): the layers are cut to fit this model's context window, with room for the reply.
+            budgets: budgetsForWindow(settings.contextWindow),
+          }),
+        runOf: (p) => (p.context.ok ? { ok: true, run: { runId: p.context.run.runId, messages: p.context.run.messages, agentic: p.agenticSearch } } : { ok: false, error: p.context.error }),
+        userMessageId: (p) => p.message.id,
+        model: settings.model,
+        onPrepared: (p) => {
+          if (this.sessionId === null || this.sessionId === p.session.id) this.sessionId = p.session.id;
+          this.#showUser(p.message, p.removed);
+        },
+        onPhase: (phase) => {
+          // The streamed text stays in view until the stored reply replaces it.
+          if (phase === 'streaming') this.phase = 'streaming';
+        },
+        onText: (text) => (this.draftReply = text),
+      },
+    );
+    this.#generation = generation;
     try {
-      // A model that copies the prompt's headings or citations into its answer: not shown, not stored.
-      const generated = await this.generate(provider, run, abort.signal, (delta) => {
-        text += delta;
-        this.draftReply = stripScaffolding(text);
-      });
-      text = stripScaffolding(generated.text);
-      // "Memory used" lists what L4 placed and what the model found with search_memories.
-      const memoryIds = [...run.memoryIds, ...generated.toolMemoryIds.filter((id) => !run.memoryIds.includes(id))];
-      const saved = await this.saveReply({ sessionId, text, status: 'complete', memoryIds, runId: run.runId, model: settings.model });
-      await connection.engine.call('run.complete', { runId: run.runId, status: 'completed', ...(saved ? { messageId: saved.id } : {}) });
-      this.remember({ sessionId, userMessageId: user.id, ...(saved ? { assistantMessageId: saved.id } : {}) });
-    } catch (err) {
-      const code = err instanceof EngineError ? err.code : 'INTERNAL';
-      const status = code === 'CANCELED' ? 'stopped' : 'failed';
-      if (text.trim()) await this.saveReply({ sessionId, text: stripScaffolding(text), status, memoryIds: run.memoryIds, runId: run.runId, model: settings.model, errorCode: status === 'failed' ? code : undefined });
-      await connection.engine.call('run.complete', { runId: run.runId, status: code === 'CANCELED' ? 'canceled' : code === 'TIMEOUT' ? 'timeout' : 'failed' });
-      if (code !== 'CANCELED') {
-        const message = err instanceof Error ? err.message : '';
-        // A model failure's reason (server down, CORS, unknown model…) picks its translated advice.
-        const details = err instanceof EngineError ? err.details : undefined;
-        this.error = t('chat:errors.reply', { message: errorText({ code, message, details }) });
-      }
+      const out = await generation.done;
+      this.#settle(out, settings);
+      return out;
     } finally {
-      this.#abort = null;
+      this.#generation = null;
       this.draftReply = '';
     }
   }
 
-  /** Streams the reply; with agentic search on, the model may first call search_memories (000, generate-reply.ts). */
-  private generate(provider: ModelProvider, run: { runId: string; messages: ChatMessage[] }, signal: AbortSignal, onDelta: (d: string) => void): Promise<GeneratedReply> {
-    return generateReply({ engine: connection.engine, provider, messages: run.messages, runId: run.runId, signal, clock: systemClock, onDelta });
-  }
-
-  private async saveReply(r: {
-    sessionId: string;
-    text: string;
-    status: 'complete' | 'stopped' | 'failed';
-    memoryIds: string[];
-    runId: string;
-    model: string;
-    errorCode?: string;
-  }): Promise<Message | null> {
-    const res = await connection.engine.call('message.append', {
-      sessionId: r.sessionId,
-      role: 'assistant',
-      content: r.text,
-      status: r.status,
-      meta: { model: r.model, memoryIds: r.memoryIds, runId: r.runId, ...(r.errorCode ? { errorCode: r.errorCode } : {}) },
-    });
-    if (!res.ok) {
-      this.fail(res.error);
-      return null;
+  /** What a finished turn shows: the stored reply, "needs a model", or why there is no reply. */
+  #settle(out: GenerationOutcome<PreparedTurn>, settings: ModelSettings): void {
+    if (out.kind === 'unprepared') {
+      // Stopped while building: the message stays, there is simply no reply (and nothing to report).
+      if (out.prepared && out.error.code !== 'CANCELED') this.fail(out.error);
+      return;
     }
-    if (this.sessionId === r.sessionId) this.messages = [...this.messages, res.data.message];
-    return res.data.message;
-  }
-
-  /**
-   * Off the UI thread: extraction (model or rules) and summary upkeep; shows "Remembered: …" with undo,
-   * what changed in the profile (with its own undo), and how many of the model's suggestions were unusable.
-   */
-  private remember(input: { sessionId: string; userMessageId: number; assistantMessageId?: number }): void {
-    const jobs = connection.jobsApi;
-    if (!jobs) return;
-    const tellProfile = (effect: Parameters<typeof profileChangeNotice>[0]) => {
-      const notice = profileChangeNotice(effect, { engine: connection.engine, push: (n) => notices.push(n) });
-      if (notice) notices.push(notice, 10_000);
-    };
-    void jobs
-      .afterReply(input, $state.snapshot(modelSettings.current))
-      .then((result) => {
-        if (result.invalid > 0) notices.push({ kind: 'info', text: t('chat:extractionInvalid', { count: result.invalid }) });
-        tellProfile(result.profile);
-        for (const item of result.remembered) {
-          const id = item.memoryId;
-          notices.push(
-            {
-              kind: 'success',
-              text: t('chat:remembered', { content: item.content }),
-              ...(id
-                ? {
-                    action: {
-                      label: t('common:actions.undo'),
-                      run: async () => {
-                        const undone = await connection.engine.call('memory.undo', { id });
-                        if (!undone.ok) return;
-                        notices.push({ kind: 'info', text: t('chat:rememberedUndone') });
-                        tellProfile(undone.data);
-                      },
-                    },
-                  }
-                : {}),
-            },
-            10_000,
-          );
-        }
-      })
-      .catch(() => {
-        /* reported by the jobs worker's own status; the conversation itself is saved */
-      });
+    const reply = out.finished?.message;
+    if (reply && this.sessionId === reply.sessionId && !this.messages.some((m) => m.id === reply.id)) this.messages = [...this.messages, reply];
+    if (out.kind === 'no-model') this.noModel = true;
+    if (out.finishError) this.fail(out.finishError);
+    else if (out.kind === 'failed' && out.error) this.error = t('chat:errors.reply', { message: errorText(out.error) });
+    // Stored before by a worker that then restarted: its answer is gone, the window shows what is stored.
+    if (out.finished === null && !out.finishError) void this.reload();
+    const job = out.finished?.afterReply;
+    if (job) this.#deps.afterReply(job, settings);
   }
 }

@@ -1,6 +1,6 @@
 import { TABLE_NAMES, type ImportMode, type TableCounts, type TableName } from '../../../domain/backup';
 import type { IpcError } from '../../../domain/errors';
-import type { FilesReport, ImportPreview, ImportResult } from '../../../engine/backup';
+import type { FilesReport, ImportPreview, ImportProgress, ImportResult } from '../../../engine/backup';
 import type { EngineCaller } from '../../../engine/client/caller';
 
 /**
@@ -10,6 +10,7 @@ import type { EngineCaller } from '../../../engine/client/caller';
  *   choose file ─▶ importPreview({ file, mode }) ─▶ table of add/update/skip/conflict
  *   change mode ─▶ importPreview({ token, mode })   (no second read)
  *   Apply ──────▶ importApply({ token, mode }) ─▶ importFiles({ token }) ─▶ counts
+ *                  └ importProgress({ token }) every PROGRESS_EVERY_MS meanwhile ─▶ "n of m rows"
  */
 export type PreviewOutcome = { ok: true; preview: ImportPreview } | { ok: false; error: IpcError };
 
@@ -26,8 +27,25 @@ export type ApplyOutcome =
   /** `applied`: the database part committed and only the project files failed (they can be retried). */
   | { ok: false; error: IpcError; applied: ImportResult | null };
 
-export async function applyPreviewed(engine: EngineCaller, preview: Pick<ImportPreview, 'token' | 'mode'>): Promise<ApplyOutcome> {
+/** How often the page asks how far an apply has come (it runs in slices in the DB worker, issue 16). */
+export const PROGRESS_EVERY_MS = 250;
+
+export async function applyPreviewed(
+  engine: EngineCaller,
+  preview: Pick<ImportPreview, 'token' | 'mode'>,
+  onProgress?: (p: ImportProgress) => void,
+): Promise<ApplyOutcome> {
+  let running = true;
+  const watching = (async () => {
+    while (onProgress && running) {
+      await new Promise((r) => setTimeout(r, PROGRESS_EVERY_MS));
+      const p = await engine.call('backup.importProgress', { token: preview.token });
+      if (running && p.ok && p.data.state === 'applying') onProgress(p.data);
+    }
+  })();
   const applied = await engine.call('backup.importApply', { token: preview.token, mode: preview.mode });
+  running = false;
+  await watching;
   if (!applied.ok) return { ok: false, error: applied.error, applied: null };
   const files = await engine.call('backup.importFiles', { token: preview.token });
   if (!files.ok) return { ok: false, error: files.error, applied: applied.data };

@@ -4,39 +4,12 @@
  */
 import { DEFAULT_MODEL_SETTINGS, type ModelSettings } from '../../../domain/llm/settings';
 import { createHeuristicProvider } from '../../../domain/llm/heuristic';
-import { EngineError } from '../../../domain/errors';
-import type { ModelProvider, StreamEvent } from '../../../domain/llm/types';
+import type { ModelProvider } from '../../../domain/llm/types';
 import type { EngineCaller } from '../../../engine/client/caller';
 import { memoryDrafts, type WriteDeps } from './write-deps';
 
-/** A model that answers with `reply(prompt)` in small pieces; `fail` makes it throw instead. */
-export function scriptedProvider(opts: {
-  reply: (messages: { role: string; content: string }[]) => string;
-  fail?: EngineError;
-  /** Pieces are yielded with a pause, so a Stop can land mid-stream. */
-  pauseMs?: number;
-}): ModelProvider {
-  const base = createHeuristicProvider();
-  return {
-    ...base,
-    kind: 'openai-compatible',
-    canGenerate: true,
-    chatStream(req): AsyncIterable<StreamEvent> {
-      return {
-        async *[Symbol.asyncIterator]() {
-          if (opts.fail) throw opts.fail;
-          const text = opts.reply(req.messages);
-          for (const piece of text.match(/[\s\S]{1,4}/gu) ?? []) {
-            if (req.signal?.aborted) throw new EngineError('CANCELED', 'The model request was stopped before it finished.');
-            if (opts.pauseMs) await new Promise((r) => setTimeout(r, opts.pauseMs));
-            yield { type: 'delta', text: piece };
-          }
-          yield { type: 'done', finishReason: 'stop' };
-        },
-      };
-    },
-  };
-}
+/** The scripted model the generation tests use (engine/client/testing.ts). */
+export { scriptedProvider } from '../../../engine/client/testing';
 
 export function testWriteDeps(opts: { engine: EngineCaller; now: () => number; provider?: ModelProvider; settings?: Partial<ModelSettings> }) {
   const drafts = memoryDrafts(opts.now);

@@ -77,6 +77,7 @@ export const backup = {
     nothingNew: 'Everything in this file is already here; importing it changes nothing.',
     apply: 'Apply import',
     applying: 'Importing…',
+    applyingProgress: 'Importing… {{done}} of {{total}} rows',
     discard: 'Cancel',
     done: 'Imported: {{add}} added, {{update}} updated, {{skip}} unchanged, {{conflict}} kept as they were.',
     filesFailed: 'The database part was imported, but the project files were not. Try the import again to write them.',

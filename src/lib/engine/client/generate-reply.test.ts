@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from '../../../../../tests/fixtures/fake-openai-server';
-import { createProvider } from '../../../domain/llm';
-import { DEFAULT_MODEL_SETTINGS } from '../../../domain/llm/settings';
-import { createTestEngine, expectOk } from '../../../engine/testing';
+import { startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from '../../../../tests/fixtures/fake-openai-server';
+import { createProvider } from '../../domain/llm';
+import { DEFAULT_MODEL_SETTINGS } from '../../domain/llm/settings';
+import { createTestEngine, expectOk } from '../testing';
 import { generateReply } from './generate-reply';
 
 type Body = { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] };

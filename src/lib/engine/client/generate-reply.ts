@@ -1,9 +1,9 @@
-import type { Clock } from '../../../domain/clock';
-import { EngineError } from '../../../domain/errors';
-import { runWithTools } from '../../../domain/llm';
-import { createSearchMemoriesTool } from '../../../domain/llm/search-memories-tool';
-import type { ChatMessage, ModelProvider } from '../../../domain/llm/types';
-import type { EngineCaller } from '../../../engine/client/caller';
+import type { Clock } from '../../domain/clock';
+import { EngineError } from '../../domain/errors';
+import { runWithTools } from '../../domain/llm';
+import { createSearchMemoriesTool } from '../../domain/llm/search-memories-tool';
+import type { ChatMessage, ModelProvider } from '../../domain/llm/types';
+import type { EngineCaller } from './caller';
 
 /** How many memories one search_memories call may return to the model. */
 export const TOOL_SEARCH_LIMIT = 10;
@@ -21,7 +21,8 @@ export interface GeneratedReply {
  *   on ─▶ search_memories offered ─▶ the model calls it ─▶ memory.search { runId } (the engine marks what
  *         it returns accessed and stores it with the run) ─▶ the result goes back to the model ─▶ reply
  *
- * The setting is read per reply, so a change applies to the next one.
+ * The setting is read per reply, so a change applies to the next one: turn.prepare returns it (`agentic`), so
+ * no call of its own is needed; without it, settings.get is asked.
  */
 export async function generateReply(opts: {
   engine: Pick<EngineCaller, 'call'>;
@@ -31,10 +32,11 @@ export async function generateReply(opts: {
   signal: AbortSignal;
   clock: Clock;
   onDelta: (text: string) => void;
+  /** memory.enable_agentic_search as turn.prepare read it; absent: read now. */
+  agentic?: boolean;
 }): Promise<GeneratedReply> {
   const { engine, provider, messages, signal, onDelta } = opts;
-  const settings = await engine.call('settings.get', {});
-  const agentic = settings.ok && settings.data['memory.enable_agentic_search'];
+  const agentic = opts.agentic ?? (await readAgentic(engine));
   const found: string[] = [];
   if (agentic) {
     const tool = createSearchMemoriesTool({
@@ -61,4 +63,9 @@ export async function generateReply(opts: {
     }
   }
   return { text, toolMemoryIds: found };
+}
+
+async function readAgentic(engine: Pick<EngineCaller, 'call'>): Promise<boolean> {
+  const settings = await engine.call('settings.get', {});
+  return settings.ok && settings.data['memory.enable_agentic_search'];
 }

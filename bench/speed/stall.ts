@@ -1,0 +1,106 @@
+/**
+ * No stall over 50 ms (issue 16 item 5): while a background job runs on the DB worker, a foreground call (a page
+ * of the conversation list, what the chat reads after each write) is made every PROBE_EVERY_MS and timed; the
+ * longest of those waits is what a person would feel. The same probe on an idle worker is the baseline.
+ */
+import type { EngineCaller } from '../../src/lib/engine/client/caller';
+
+export interface StallReport {
+  job: string;
+  jobMs: number;
+  probes: number;
+  maxWaitMs: number;
+  p95WaitMs: number;
+  /** What the job did (rows, chunks …). */
+  detail: Record<string, number>;
+}
+
+const PROBE_EVERY_MS = 5;
+
+export async function stallDuring(engine: EngineCaller, job: string, run: () => Promise<Record<string, number>>): Promise<StallReport> {
+  const waits: number[] = [];
+  let running = true;
+  const probe = (async () => {
+    while (running) {
+      const t = performance.now();
+      await engine.call('session.list', { limit: 20 });
+      waits.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
+    }
+  })();
+  const t0 = performance.now();
+  let detail: Record<string, number>;
+  try {
+    detail = await run();
+  } finally {
+    running = false;
+    await probe;
+  }
+  const jobMs = performance.now() - t0;
+  const sorted = [...waits].sort((a, b) => a - b);
+  return {
+    job,
+    jobMs,
+    probes: waits.length,
+    maxWaitMs: sorted.at(-1) ?? 0,
+    p95WaitMs: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0,
+    detail,
+  };
+}
+
+/** The background jobs, each through the product's own calls, as the settings page and the jobs worker make them. */
+export async function backgroundStalls(opts: { engine: EngineCaller; importUrl: string | null; exportChunks: number }): Promise<StallReport[]> {
+  const { engine } = opts;
+  const must = async <T>(p: Promise<{ ok: true; data: T } | { ok: false; error: { code: string; message: string } }>): Promise<T> => {
+    const r = await p;
+    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+    return r.data;
+  };
+  const out: StallReport[] = [];
+  out.push(await stallDuring(engine, 'idle (baseline)', async () => (await new Promise((r) => setTimeout(r, 1000)), {})));
+  out.push(
+    await stallDuring(engine, 'export (1 MB pieces)', async () => {
+      const started = await must(engine.call('backup.exportBegin', { scope: { kind: 'all' } }));
+      let chars = 0;
+      let pieces = 0;
+      for (; pieces < opts.exportChunks; pieces++) {
+        const c = await must(engine.call('backup.exportChunk', { exportId: started.exportId, maxChars: 1_000_000 }));
+        chars += c.text.length;
+        if (c.done) break;
+      }
+      await engine.call('backup.exportCancel', { exportId: started.exportId });
+      return { pieces, mb: Math.round(chars / 2 ** 20), totalRows: started.totalRows };
+    }),
+  );
+  if (opts.importUrl) {
+    const blob = await (await fetch(opts.importUrl)).blob();
+    let token = '';
+    out.push(
+      await stallDuring(engine, 'import preview', async () => {
+        const p = await must(engine.call('backup.importPreview', { file: blob, mode: 'merge' }));
+        token = p.token;
+        return { rows: Object.values(p.tables).reduce((n, t) => n + t.incoming, 0), mb: Math.round(blob.size / 2 ** 20) };
+      }),
+    );
+    out.push(
+      await stallDuring(engine, 'import apply', async () => {
+        const r = await must(engine.call('backup.importApply', { token, mode: 'merge' }));
+        await must(engine.call('backup.importFiles', { token }));
+        return { added: Object.values(r.tables).reduce((n, t) => n + t.add, 0) };
+      }),
+    );
+  }
+  out.push(
+    await stallDuring(engine, 'rolling summaries pass', async () => {
+      const r = await must(engine.call('summary.roll', {}));
+      return { created: r.created.length, sessions: r.sessions };
+    }),
+  );
+  out.push(
+    await stallDuring(engine, 'reindex', async () => {
+      const r = await must(engine.call('maintenance.reindex', {}));
+      return { rows: r.messages + r.summaries + r.memories };
+    }),
+  );
+  return out;
+}

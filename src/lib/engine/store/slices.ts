@@ -1,0 +1,49 @@
+import type { SqlDriver } from './driver';
+
+/**
+ * Long work in short transactions (issue 16: no background job may stall the page over 50 ms). The work is a
+ * step function run over and over inside a transaction until `budgetMs` has passed; the transaction commits and
+ * the worker yields a macrotask, so the calls that queued up meanwhile (a recall, a message being stored) run
+ * before the next slice. Each slice commits whole: a crash loses at most the slice in flight, and a step that
+ * records where it stands (in the same transaction) can resume there.
+ *
+ *   slice: BEGIN ─ step() … step() (until the budget or done) ─ COMMIT ─▶ yield ─▶ next slice
+ */
+export interface SliceOptions {
+  driver: SqlDriver;
+  /** One unit of work inside the open transaction; false when there is nothing left. */
+  step: () => boolean;
+  /** How long one transaction may run (the longest a foreground call waits behind it, roughly). */
+  budgetMs?: number;
+  now?: () => number;
+  /** After each committed slice (progress reports). */
+  onSlice?: () => void;
+  /** Checked between slices: stop early (the work resumes from what it recorded). */
+  signal?: AbortSignal;
+}
+
+export const SLICE_BUDGET_MS = 20;
+
+/** Lets queued messages (other calls) run: a macrotask, not a microtask. */
+export const yieldToQueue = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Runs `step` to the end in slices; returns how many slices it took. */
+export async function runInSlices(opts: SliceOptions): Promise<number> {
+  const now = opts.now ?? (() => performance.now());
+  const budget = opts.budgetMs ?? SLICE_BUDGET_MS;
+  let slices = 0;
+  for (let more = true; more; ) {
+    if (opts.signal?.aborted) break;
+    more = opts.driver.transaction(() => {
+      const t0 = now();
+      let going = true;
+      do going = opts.step();
+      while (going && now() - t0 < budget);
+      return going;
+    });
+    slices++;
+    opts.onSlice?.();
+    if (more) await yieldToQueue();
+  }
+  return slices;
+}

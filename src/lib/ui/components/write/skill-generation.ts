@@ -1,0 +1,47 @@
+/**
+ * A skill run on the generation module (issue 16): context.build (one call) → stream → turn.finish (one call: the
+ * run completes, canceled, failed or timed out — a skill's output is not a message, so nothing else is stored).
+ * Stop, model failures and a worker restart mid-stream are handled by engine/client/generation-run.ts, as for a
+ * chat turn. SkillRunner (skill-run.svelte.ts) moves onto this once issue 17's changes to it have landed: its
+ * build call and #generate / #complete become one `startSkillGeneration`, its phases and result read from the
+ * outcome.
+ */
+import { budgetsForWindow } from '../../../domain/context/window-budgets';
+import type { ModelSettings } from '../../../domain/llm/settings';
+import type { ModelProvider } from '../../../domain/llm/types';
+import { startGeneration, type Generation, type GenerationPhase } from '../../../engine/client/generation-run';
+import type { Input } from '../../../engine/protocol/contract';
+import type { ContextBuildResult } from '../../../engine/context/types';
+import type { WriteDeps } from './write-deps';
+
+export type SkillBuild = Omit<Input<'context.build'>, 'kind' | 'requestId' | 'locale' | 'tokenRatio' | 'budgets'>;
+
+export function startSkillGeneration(opts: {
+  deps: Pick<WriteDeps, 'engine' | 'locale' | 'now'>;
+  provider: ModelProvider;
+  settings: ModelSettings;
+  build: SkillBuild;
+  onPhase?: (phase: GenerationPhase) => void;
+  onText?: (text: string) => void;
+}): Generation<ContextBuildResult> {
+  const { deps, settings } = opts;
+  return startGeneration<ContextBuildResult>(
+    { engine: deps.engine, provider: opts.provider, clock: { now: deps.now } },
+    {
+      prepare: (requestId) =>
+        deps.engine.call('context.build', {
+          ...opts.build,
+          kind: 'skill',
+          requestId,
+          locale: deps.locale(),
+          tokenRatio: settings.tokenRatio,
+          // Per model (004): the layers are cut to fit this model's context window, with room for the reply.
+          budgets: budgetsForWindow(settings.contextWindow),
+        }),
+      runOf: (built) => ({ ok: true, run: { runId: built.runId, messages: built.messages, agentic: false } }),
+      model: settings.model,
+      ...(opts.onPhase ? { onPhase: opts.onPhase } : {}),
+      ...(opts.onText ? { onText: opts.onText } : {}),
+    },
+  );
+}
