@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { IMPORT_FIXTURES } from '../domain/imports/testing';
 import { APP_VERSION } from '../engine/backup/app-info';
 import { COMMANDS } from './args';
+import { sidecarDir } from './sidecar';
 import { jsonOf, runCliInProcess, tempProject } from './testing';
 
 describe('engram: version, help, --pretty', () => {
@@ -73,7 +74,8 @@ describe('engram import --from and export --format markdown', () => {
     const r = jsonOf((await cli('import', '--from', 'lorebook', join(IMPORT_FIXTURES, 'sillytavern/harbor-world.json'), '--project-name', 'Harbor')).stdout);
     expect(r).toMatchObject({ lorebook: { project_name: 'Harbor', project_exists: false, files: { added: 2 } }, files_written: 2 });
     const projectId = (r.lorebook as { project_id: string }).project_id;
-    const file = join(project.dir, '.engram', 'projects', projectId, '.engram', 'world', 'the-lantern-fleet.md');
+    // Project files live beside the database they belong to (<db>-engram/projects, issue 13).
+    const file = join(sidecarDir(join(project.dir, '.engram', 'conversation-memory.db')), 'projects', projectId, '.engram', 'world', 'the-lantern-fleet.md');
     expect(readFileSync(file, 'utf8')).toMatch(/^# The Lantern Fleet/);
 
     const wrong = await cli('import', '--from', 'claude', join(IMPORT_FIXTURES, 'chatgpt/conversations.json'));

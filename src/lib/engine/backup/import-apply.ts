@@ -54,8 +54,8 @@ type Blocked = 'conflict' | 'duplicate';
 const ROWS_PER_STEP = 5;
 
 export interface ImportRun {
-  /** One bit of work inside the caller's transaction; false when the whole file is written. */
-  step(): boolean;
+  /** One bit of work inside the caller's transaction (at most `maxRows` rows); false when the whole file is written. */
+  step(maxRows?: number): boolean;
   readonly rowsDone: number;
   readonly totalRows: number;
   /** Replace's removal of the scope's rows is done (a resumed run must not remove what it already wrote). */
@@ -211,7 +211,7 @@ export function startImport(driver: SqlDriver, file: EngramExport, mode: ImportM
   let rowsDone = 0;
   let forceConflict: boolean | null = null;
 
-  function step(): boolean {
+  function step(maxRows = ROWS_PER_STEP): boolean {
     if (!removed) {
       removeScope(driver, file.scope, counts);
       removed = true;
@@ -229,7 +229,7 @@ export function startImport(driver: SqlDriver, file: EngramExport, mode: ImportM
         return local !== undefined && decide({ table: e.spec, mode, incoming: r, local: local.row }) === 'conflict';
       });
     const c = counts[e.spec.name];
-    const end = Math.min(rows.length, next + ROWS_PER_STEP);
+    const end = Math.min(rows.length, next + Math.max(1, Math.min(ROWS_PER_STEP, maxRows)));
     for (; next < end; next++, rowsDone++) c[importRow(e, rows[next] as Row, forceConflict)]++;
     if (next >= rows.length) {
       table++;

@@ -276,7 +276,7 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
       const { run } = s.stepping;
       const from = run.rowsDone;
       let more = true;
-      while (more && run.rowsDone - from < maxRows) more = run.step();
+      while (more && run.rowsDone - from < maxRows) more = run.step(maxRows - (run.rowsDone - from));
       if (more) return { done: false, rowsDone: run.rowsDone, rowsTotal: run.totalRows };
       const r = run.report();
       recordPendingFiles(driver, { token, report: plan.report, writes: plan.writes, deletes: plan.deletes });

@@ -52,9 +52,9 @@ describe('retrieval "why" rows', () => {
 
 describe('keywordPartRows', () => {
   it.each([
-    [{ message: 0.6, dialogue: 0.1, emotion: 0.25 }, ['message', 'dialogue', 'emotion']],
+    [{ message: 0.6, dialogue: 0.1, semantic: 0.25 }, ['message', 'dialogue', 'semantic']],
     [{ dialogue: 0.25 }, ['dialogue']],
-    [{ message: 0, emotion: 0.25 }, ['emotion']],
+    [{ message: 0, semantic: 0.25 }, ['semantic']],
     [undefined, []],
   ])('lists the views that found the memory, in a fixed order (%#)', (keywordParts, views) => {
     expect(keywordPartRows({ keywordParts }).map((r) => r.view)).toEqual(views);
