@@ -110,6 +110,8 @@ async function dump(page: Page): Promise<CanonicalDump> {
 }
 
 test('issue 6 in Chromium: every table → export (File System Access) → an empty profile → import → the same database', async ({ page, browser }) => {
+  // Fills every table (20-odd now), exports, imports into a second profile and compares: ~1.6 min on a busy 2-core machine.
+  test.setTimeout(240_000);
   await recordSaves(page);
   await open(page, '/settings#backup');
   await fillEveryTable(page);

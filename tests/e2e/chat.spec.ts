@@ -53,7 +53,7 @@ test.describe('issue 3 chat that remembers', () => {
     });
     await expect(sent.getByRole('button', { name: 'Copy', exact: true })).toBeVisible();
     await sent.getByRole('button', { name: 'Copy', exact: true }).click();
-    await expect(page.getByText('Could not copy')).toBeVisible();
+    await expect(page.getByTestId('notice').getByText('Could not copy')).toBeVisible();
   });
 
   test('streams a reply from an OpenAI-compatible server, stores it, and shows memory used', async ({ page }) => {
@@ -76,7 +76,7 @@ test.describe('issue 3 chat that remembers', () => {
     await reply.getByTestId('memory-used-toggle').click();
     await expect(reply.getByText('No memory was used for this reply.')).toBeVisible();
     // The preference stated in that turn is used by a later reply, and listed with its category.
-    await expect(page.getByText(/Remembered: I prefer tea over coffee/)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId('notice').getByText(/Remembered: I prefer tea over coffee/)).toBeVisible({ timeout: 15_000 });
     await sendChat(page, 'What should I drink this afternoon, tea or coffee?');
     const later = page.getByTestId('message').filter({ hasText: 'Hello there, friend!' }).nth(1);
     await expect(later).toHaveAttribute('data-status', 'complete');

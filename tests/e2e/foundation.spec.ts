@@ -176,7 +176,9 @@ test.describe('issue 2 foundation', () => {
       ['/memory', '记忆'],
       ['/recall', '回溯'],
       ['/inspect', '上下文检查器'],
-      ['/settings', '设置'],
+      // /settings opens its first page (issue 15: settings are pages of their own).
+      ['/settings', '语言与主题 · 设置'],
+      ['/settings/model', '模型 · 设置'],
     ];
     for (const [path, title] of pages) {
       await open(page, path);
@@ -204,7 +206,7 @@ test.describe('issue 2 foundation', () => {
   });
 
   test('maintenance runs in the jobs worker and its result shows in settings', async ({ page }) => {
-    await open(page, '/settings');
+    await open(page, '/settings/maintenance');
     await page.getByTestId('maintenance-run').click();
     await expect(page.getByTestId('maintenance-last')).toContainText(/ok|integrity/i, { timeout: 20_000 });
     const runs = await call<{ job: string; status: string; trigger: string }[]>(page, 'jobs.history', { job: 'maintenance' });

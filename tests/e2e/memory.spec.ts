@@ -51,7 +51,8 @@ test.describe('issue 4 long-term memory', () => {
     await expect(page.locator('[data-testid="message"][data-role="assistant"]')).toBeVisible();
     await expect(page.getByText(/Remembered:/).first()).toBeVisible({ timeout: 15_000 });
     // The profile learned it too, and the chat says so.
-    await expect(page.getByText('Profile updated: added “Format: bullet points”')).toBeVisible();
+    // One notice at a time (issue 15): this one shows once the one before it has faded.
+    await expect(page.getByTestId('notice').getByText('Profile updated: added “Format: bullet points”')).toBeVisible({ timeout: 15_000 });
 
     // A new session: the preference is in what the model is given.
     await page.getByTestId('new-session').click();

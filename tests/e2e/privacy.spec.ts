@@ -19,11 +19,15 @@ test.describe('issue 19: person names never reach the model (003 Security & Priv
         : { json: { memory_updates: [{ should_store: true, category: 'fact', key: 'fact.sister', value: 'PERSON_1', content: 'My sister is PERSON_1', confidence: 0.9, source: 'user_stated' }] } },
     );
     await configureModel(page, { baseUrl: server.url, model: 'test-model' });
+    await page.goto('/settings/privacy');
+    await waitForEngine(page);
     await page.getByTestId('privacy-pseudonymize').check();
     await page.getByTestId('privacy-names').fill('Lena\nOmar');
     await page.getByTestId('privacy-save').click();
     await expect(page.getByTestId('privacy-save')).toBeDisabled();
     // Saving the model section again keeps the names (it does not show them).
+    await page.goto('/settings/model');
+    await waitForEngine(page);
     await page.getByTestId('model-name').fill('test-model ');
     await page.getByTestId('model-save').click();
 

@@ -26,12 +26,17 @@ class Notices {
   /** What the live region reads out: the latest notice, polite or (errors) assertive. */
   announced = $state<{ polite: string; assertive: string }>({ polite: '', assertive: '' });
   #next = 1;
+  /** How long each fading notice stays once it is on show (a notice waiting behind another has not been seen yet). */
+  #ttl = new Map<number, number>();
+  /** The notice whose fade is running, and its timer: a newer notice pauses it until it is on show again. */
+  #armed: { id: number; ttl: number; timer: ReturnType<typeof setTimeout> } | null = null;
 
   push(notice: Omit<Notice, 'id'>, ttlMs = 6000): number {
     const id = this.#next++;
+    if (ttlMs > 0 && notice.kind !== 'error' && !notice.sticky) this.#ttl.set(id, ttlMs);
     this.items = [...this.items, { ...notice, id }];
     this.announced = notice.kind === 'error' ? { polite: '', assertive: notice.text } : { polite: notice.text, assertive: '' };
-    if (ttlMs > 0 && notice.kind !== 'error' && !notice.sticky) setTimeout(() => this.dismiss(id), ttlMs);
+    this.#arm();
     return id;
   }
 
@@ -41,11 +46,35 @@ class Notices {
   }
 
   dismiss(id: number): void {
+    this.#ttl.delete(id);
     this.items = this.items.filter((n) => n.id !== id);
+    this.#arm();
   }
 
   dismissAll(): void {
+    if (this.#armed) clearTimeout(this.#armed.timer);
+    this.#armed = null;
+    this.#ttl.clear();
     this.items = [];
+  }
+
+  /**
+   * Starts the fade of the notice on show; a notice pushed in front of a fading one stops that one's fade,
+   * which starts again, whole, when it comes forward — so no notice fades unseen behind another.
+   */
+  #arm(): void {
+    const shown = this.current;
+    if (this.#armed && this.#armed.id === shown?.id) return;
+    if (this.#armed) {
+      clearTimeout(this.#armed.timer);
+      if (this.items.some((n) => n.id === this.#armed?.id)) this.#ttl.set(this.#armed.id, this.#armed.ttl);
+      this.#armed = null;
+    }
+    if (!shown) return;
+    const ttl = this.#ttl.get(shown.id);
+    if (ttl === undefined) return;
+    this.#ttl.delete(shown.id);
+    this.#armed = { id: shown.id, ttl, timer: setTimeout(() => this.dismiss(shown.id), ttl) };
   }
 }
 

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_MODEL_SETTINGS } from '../../domain/llm/settings';
 import { i18n } from '../i18n/i18n.svelte';
-import { errorText } from './handle-error.svelte';
+import { errorText, notices } from './handle-error.svelte';
 import { modelSettings } from './model-settings.svelte';
 
 /** English words left once names, commands and addresses (which stay as they are) are taken out. */
@@ -37,5 +37,37 @@ describe('errorText: what a person reads, in their language', () => {
   it('a reason without its own text, or no reason, falls back to the code\'s text with the message', () => {
     expect(errorText({ code: 'MODEL_UNAVAILABLE', message: 'details here', details: { reason: 'something-new' } })).toContain('details here');
     expect(errorText({ code: 'NOT_FOUND', message: 'x' })).toMatch(/no longer exists/i);
+  });
+});
+
+describe('notices: one on show at a time (issue 15)', () => {
+  afterEach(() => {
+    notices.dismissAll();
+    vi.useRealTimers();
+  });
+
+  it('a notice waiting behind another starts to fade only once it is on show, so every one is seen', () => {
+    vi.useFakeTimers();
+    const profile = notices.push({ kind: 'info', text: 'Profile updated' }, 10_000);
+    const remembered = notices.push({ kind: 'success', text: 'Remembered' }, 10_000);
+    expect(notices.current?.id).toBe(remembered);
+    vi.advanceTimersByTime(9_999);
+    expect(notices.items.map((n) => n.id)).toEqual([profile, remembered]);
+    vi.advanceTimersByTime(1);
+    // The newest faded; the one behind it comes forward with its whole time still to go.
+    expect(notices.current?.id).toBe(profile);
+    vi.advanceTimersByTime(9_999);
+    expect(notices.current?.id).toBe(profile);
+    vi.advanceTimersByTime(1);
+    expect(notices.current).toBeNull();
+  });
+
+  it('errors and sticky notices stay until dismissed', () => {
+    vi.useFakeTimers();
+    const error = notices.push({ kind: 'error', text: 'Failed' });
+    vi.advanceTimersByTime(60_000);
+    expect(notices.current?.id).toBe(error);
+    notices.dismiss(error);
+    expect(notices.current).toBeNull();
   });
 });
