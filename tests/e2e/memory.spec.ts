@@ -12,11 +12,15 @@ function chatRequests(server: FakeOpenAi): ChatBody[] {
     .filter((b) => b.stream === true);
 }
 
-/** The retrieved-memory lines (L4) and profile (L1) of the system message. */
+/**
+ * The retrieved-memory lines (L4) and profile (L1) of the system message. The prompt carries no ids (issue 15):
+ * a memory is a plain `- …` line of "Relevant memories"; lines from conversations say which conversation.
+ */
 function memoryLines(body: ChatBody | undefined): string[] {
   const system = body?.messages[0]?.content ?? '';
-  const profile = system.split('## L2')[0]?.split('## L1')[1] ?? '';
-  return [...system.split('\n').filter((l) => l.startsWith('[memory:')), ...profile.split('\n')];
+  const section = (heading: string) => system.split(`${heading}\n`)[1]?.split('\n## ')[0]?.split('\n') ?? [];
+  const memories = section('## Relevant memories').filter((l) => l.startsWith('- ') && !/^- (Earlier in this conversation|From the conversation|Recent conversation)/.test(l));
+  return [...memories, ...section('## About the user')];
 }
 
 test.describe('issue 4 long-term memory', () => {
@@ -70,7 +74,7 @@ test.describe('issue 4 long-term memory', () => {
     await page.getByTestId('confirm-ok').click();
     await expect(page.getByTestId('memory-row').filter({ hasText: 'bullet points' })).toHaveCount(0);
     // The line it wrote into the profile went with it, visibly (and undoably).
-    await expect(page.getByText('Profile updated: removed “Format: bullet points”')).toBeVisible();
+    await expect(page.getByTestId('notice').getByText('Profile updated: removed “Format: bullet points”')).toBeVisible();
     expect((await call<{ content: string }>(page, 'profile.get')).content).not.toContain('bullet points');
 
     // A third session no longer carries it.
