@@ -17,6 +17,7 @@ import { createSettingsRepo } from './store/settings-repo';
 import { createSummaryRepo } from './store/summary-repo';
 import { createAfterReplyQueue } from './turn/after-reply-queue';
 import { createTurnService } from './turn/turn-service';
+import { createLifecycleService } from './lifecycle/service';
 
 /**
  * The engine's repositories and services, built once per open database and shared by the handlers.
@@ -65,6 +66,8 @@ export function createServices(env: EngineEnv) {
     embeddings,
     turns,
     afterReplyQueue,
+    // Memory that forgets on purpose (issue 19): decay, compression, purge, the forgetting ledger.
+    lifecycle: createLifecycleService(env),
     search: createSearchService(env),
     cleanup: createCleanup(env),
     // Backup (issue 6): export/import of every table and the project files the context engine keeps.

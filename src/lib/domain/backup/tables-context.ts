@@ -93,6 +93,9 @@ export const semanticRules = defineTable({
     basis: defaulted(col.list(8_000), []),
     penalty: defaulted(col.real(0, 1), 0),
     drifted_at: defaulted(nullable(col.time()), null),
+    // Issue 19: the stored decay score and the user's "keep this" pin.
+    decay: defaulted(col.real(0, 1), 1),
+    pinned: defaulted(col.bool(), false),
   },
   key: ['id'],
   refs: [{ column: 'project_id', table: 'projects', target: 'id' }],

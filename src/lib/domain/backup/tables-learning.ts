@@ -1,4 +1,4 @@
-import { col, nullable } from './columns';
+import { col, defaulted, nullable } from './columns';
 import { TEXT } from './limits';
 import { defineTable } from './table-spec';
 
@@ -38,6 +38,9 @@ export const episodes = defineTable({
     undone_at: nullable(col.time()),
     created_at: col.time(),
     updated_at: col.time(),
+    // Issue 19: the stored decay score and the user's "keep this" pin.
+    decay: defaulted(col.real(0, 1), 1),
+    pinned: defaulted(col.bool(), false),
   },
   key: ['id'],
   refs: [

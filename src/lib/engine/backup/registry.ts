@@ -125,5 +125,8 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   import_runs: 'the journal of imports from other apps (what each wrote, to take an interrupted one back); the conversations themselves are exported',
   import_items: 'the conversations each import from another app wrote and how far their background memory extraction got; they belong to the database that ran it',
   embedding_models: 'derived: the embedding models this device has filled vectors for; the importing device embeds again with its own model (issue 18)',
+  // issue 19: memory that forgets on purpose
+  forgetting_ledger: 'what the lifecycle pass of this device faded, compressed or deleted; an imported database keeps its own record',
+  lifecycle_state: 'when each lifecycle phase last ran on this device and its last failure',
   embeddings: 'derived: vectors of turns and memories, recomputed in the background from the text by the configured model (issue 18)',
 };

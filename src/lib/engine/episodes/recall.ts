@@ -8,10 +8,12 @@
  *
  * Candidates: the full-text hits and the newest episodes of the scene type (the "time + scene type" lane,
  * which is also what remains when the text index fails — 003's degradation, `degraded: true`). Compressed
- * episodes are not recalled (003 "待压缩：不再参与召回"). The best 3–5 are returned (003 "最相关的 3-5 条").
+ * episodes are not recalled (003 "待压缩：不再参与召回"), and the decay tiers apply (domain/lifecycle/decay.ts):
+ * the score is multiplied by 1 (active), the decay score (decaying) or 0 (below 0.3: left out). The best 3–5 are returned (003 "最相关的 3-5 条").
  * An embedding provider (the retrieval issue) would add its similarity here; without one, similarity is lexical.
  */
 import { DAY_MS, type Clock } from '../../domain/clock';
+import { decayScore, decayTier, recallWeight } from '../../domain/lifecycle/decay';
 import type { SceneType } from '../../domain/episodes/scene-type';
 import type { Logger } from '../../domain/log';
 import { buildMatchQuery } from '../../domain/text/fts-query';
@@ -76,8 +78,13 @@ export function recallEpisodes(deps: { episodes: EpisodeRepo; clock: Clock; log:
     const similarity = best > 0 ? Math.round(((bm25.get(e.id) ?? 0) / best) * 1000) / 1000 : 0;
     const ageMs = Math.max(0, now - e.createdAt);
     const recency = 2 ** (-ageMs / RECALL_HALF_LIFE_MS);
+    // 003 衰减分级: active counts fully, decaying by its score ("降低召回优先级"), below 0.3 not at all.
+    const decay = decayScore({ createdAt: e.createdAt, lastRecalledAt: e.lastRecalledAt, recallCount: e.recallCount, importance: e.importance, exempt: e.pinned }, now);
+    const weight = recallWeight(decayTier(decay), decay);
+    if (weight === 0) continue;
     const score =
-      RECALL_WEIGHTS.scene * (sceneMatch ? 1 : 0) + RECALL_WEIGHTS.similarity * similarity + RECALL_WEIGHTS.recency * recency + RECALL_WEIGHTS.importance * e.importance;
+      weight *
+      (RECALL_WEIGHTS.scene * (sceneMatch ? 1 : 0) + RECALL_WEIGHTS.similarity * similarity + RECALL_WEIGHTS.recency * recency + RECALL_WEIGHTS.importance * e.importance);
     const hay = `${e.inputContext}\n${keptText(e)}`.toLowerCase();
     scored.push({
       episode: e,
@@ -87,6 +94,7 @@ export function recallEpisodes(deps: { episodes: EpisodeRepo; clock: Clock; log:
         matchedTerms: keywords.filter((k) => hay.includes(k.toLowerCase())).slice(0, 8),
         ageDays: Math.round((ageMs / DAY_MS) * 10) / 10,
         importance: e.importance,
+        decay: Math.round(decay * 1000) / 1000,
         score: Math.round(score * 1000) / 1000,
       },
     });

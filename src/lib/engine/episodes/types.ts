@@ -37,6 +37,10 @@ export interface Episode {
   lastRecalledAt: number | null;
   compressed: boolean;
   summary: string | null;
+  /** 003 decay score as the last lifecycle pass (or recall) stored it; recall computes it afresh. */
+  decay: number;
+  /** "Keep this" from the forgetting ledger: exempt from decay, never compressed or deleted by policy. */
+  pinned: boolean;
   undoneAt: number | null;
   uses: number;
   createdAt: number;
@@ -52,6 +56,8 @@ export interface EpisodeRecallWhy {
   /** Days since the episode. */
   ageDays: number;
   importance: number;
+  /** 003 decay score now: an active episode counts fully, a decaying one by its score (below 0.3: not recalled). */
+  decay: number;
   score: number;
 }
 

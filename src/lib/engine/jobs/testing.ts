@@ -10,12 +10,13 @@ import { distillJob } from './distill-job';
 import { createScheduler } from './scheduler';
 import type { JobProgress } from './types';
 import { writingMemoryJob } from './writing-memory-job';
+import { lifecycleJob } from './lifecycle-job';
 
 export function testJobs(opts: { engine: EngineCaller; clock: Clock; provider?: () => ModelProvider | null; idleAfterMs?: number }) {
   const reports: JobProgress[] = [];
   const last = new Map<string, JobProgress>();
   const scheduler = createScheduler({
-    jobs: [distillJob({ provider: opts.provider ?? (() => null) }), writingMemoryJob],
+    jobs: [distillJob({ provider: opts.provider ?? (() => null) }), writingMemoryJob, lifecycleJob],
     engine: opts.engine,
     clock: opts.clock,
     onProgress: (p) => {

@@ -17,6 +17,7 @@ import { writingMemoryJob } from './writing-memory-job';
 import { createScheduler, type Scheduler } from './scheduler';
 import type { JobDefinition, JobProgress } from './types';
 import { afterReplyJob } from './after-reply-job';
+import { lifecycleJob } from './lifecycle-job';
 import type { ModelProvider } from '../../domain/llm/types';
 
 /** The model the page configured, for jobs that can use one (distillation phrases rules with it). */
@@ -38,6 +39,8 @@ export const JOBS: readonly JobDefinition[] = [
   importFollowUpJob,
   afterReplyJob(lastProvider),
   embeddingsJob({ endpoint: () => embeddingEndpoint, embed: embedWithProvider }),
+  // Memory that forgets on purpose (issue 19): decay daily, compression weekly, purge monthly.
+  lifecycleJob,
 ];
 export const JOBS_LOCK = 'engram-jobs';
 

@@ -213,6 +213,11 @@ const paths: Record<Method, Paths> = {
   'turn.afterReplyPending': () => [{ limit: 0 }],
   'turn.afterReplyDone': () => [{ runId: '' }],
   'session.getMany': () => [{ ids: 'x' }],
+  // issue 19: memory that forgets on purpose
+  'lifecycle.status': strict,
+  'lifecycle.run': () => [{ phases: [] }, { phases: ['shrink'] }],
+  'lifecycle.ledger': () => [{ limit: 0 }],
+  'lifecycle.keep': () => [{ itemType: 'episode', itemId: MISSING }, { itemType: 'memory', itemId: 'x' }],
   'backup.importProgress': () => [{ token: 'import-missing' }],
 };
 

@@ -32,6 +32,7 @@ import type * as Emb from '../embeddings/types';
 import * as embeddingInput from '../embeddings/schemas';
 import type { EraseReport } from '../store/erase';
 import type * as Turn from '../turn/types';
+import type * as Life from '../lifecycle/types';
 
 const none = z.strictObject({});
 const id = z.string().min(1).max(100);
@@ -749,6 +750,39 @@ export const contract = {
   'backup.importProgress': call<Backup.ImportProgress>()({ input: z.strictObject({ token: backupInput.token }), errors: ['NOT_FOUND'] }),
   'session.getMany': call<{ items: Session[]; total: number }>()({
     input: z.strictObject({ ids: z.array(id).max(200), starredOnly: z.boolean().default(false), projectId: id.nullable().optional() }),
+  }),
+
+  // ── memory that forgets on purpose: decay, compression, purge, the forgetting ledger (issue 19) ──
+  /** When each lifecycle phase last ran or failed (MEMORY_CLEANUP_FAILED), what is due, and the counts. */
+  'lifecycle.status': call<Life.LifecycleStatus>()({ input: none }),
+  /**
+   * One lifecycle pass (the jobs worker's `lifecycle` job; Settings' "clean now"): the phases asked for, in
+   * short transactions; one at a time (another caller gets `skipped: running`); a failure answers
+   * MEMORY_CLEANUP_FAILED and the phase is due again in the next window. `vacuum`: give freed bytes back.
+   */
+  'lifecycle.run': call<Life.LifecycleRunResult>()({
+    input: z.strictObject({
+      phases: z.array(z.enum(['decay', 'compress', 'purge'])).min(1).max(3),
+      vacuum: z.boolean().default(false),
+    }),
+    errors: ['MEMORY_CLEANUP_FAILED'],
+    write: true,
+    background: true,
+    twoStep: true,
+  }),
+  /** The forgetting ledger: what faded, was compressed or deleted by policy, newest first. */
+  'lifecycle.ledger': call<{ items: Life.LedgerEntry[]; total: number }>()({
+    input: z.strictObject({
+      projectId: id.nullable().optional(),
+      limit: z.number().int().min(1).max(200).default(50),
+      offset: z.number().int().min(0).default(0),
+    }),
+  }),
+  /** "Keep this": pin an episode or rule back — exempt from decay, never compressed, purged or evicted. */
+  'lifecycle.keep': call<{ kept: boolean; decay: number }>()({
+    input: z.strictObject({ itemType: z.enum(['episode', 'rule']), itemId: id }),
+    errors: ['NOT_FOUND'],
+    write: true,
   }),
 } as const satisfies Record<string, CallSpec>;
 

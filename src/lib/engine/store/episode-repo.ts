@@ -7,6 +7,8 @@ import type { EngineEnv } from '../env';
 import type { SqlParam } from './driver';
 import { EPISODE_FTS_INSERT, episodeFtsColumns } from './fts-columns';
 import { keptText } from '../../domain/episodes/summary';
+import { decayScore } from '../../domain/lifecycle/decay';
+import { reclaimBeforeEpisodeWrite } from '../lifecycle/reclaim';
 
 interface EpisodeRow {
   rid: number;
@@ -35,6 +37,8 @@ interface EpisodeRow {
   last_recalled_at: number | null;
   compressed: number;
   summary: string | null;
+  decay: number;
+  pinned: number;
   undone_at: number | null;
   created_at: number;
   updated_at: number;
@@ -63,6 +67,8 @@ export const toEpisode = (r: EpisodeRow): Episode => ({
   lastRecalledAt: r.last_recalled_at,
   compressed: r.compressed === 1,
   summary: r.summary,
+  decay: r.decay,
+  pinned: r.pinned === 1,
   undoneAt: r.undone_at,
   uses: r.uses,
   createdAt: r.created_at,
@@ -142,6 +148,8 @@ export function createEpisodeRepo({ driver, clock, ids }: Pick<EngineEnv, 'drive
       return r ? toEpisode(r) : undefined;
     },
     insert(input: NewEpisode): Episode {
+      // 003 记忆上限自动回收: a project at its cap makes room first; the write goes on.
+      reclaimBeforeEpisodeWrite(driver, clock, input.projectId);
       const id = ids();
       const now = clock.now();
       const row = driver.get<{ rid: number }>(
@@ -243,10 +251,18 @@ export function createEpisodeRepo({ driver, clock, ids }: Pick<EngineEnv, 'drive
     /** 003: recall_count + 1 and last_recalled_at = now for the episodes placed in a context. */
     markRecalled(idList: readonly string[]): number {
       if (idList.length === 0) return 0;
-      return driver.run(`UPDATE episodes SET recall_count = recall_count + 1, last_recalled_at = ? WHERE id IN (${idList.map(() => '?').join(',')})`, [
-        clock.now(),
+      const now = clock.now();
+      const changed = driver.run(`UPDATE episodes SET recall_count = recall_count + 1, last_recalled_at = ? WHERE id IN (${idList.map(() => '?').join(',')})`, [
+        now,
         ...idList,
       ]).changes;
+      // 003 被召回的记忆重新激活: the stored score follows the recall at once (the daily pass would too).
+      const rows = driver.all<EpisodeRow>(`SELECT * FROM episodes WHERE id IN (${idList.map(() => '?').join(',')})`, [...idList]);
+      for (const e of rows.map(toEpisode)) {
+        const decay = decayScore({ createdAt: e.createdAt, lastRecalledAt: e.lastRecalledAt, recallCount: e.recallCount, importance: e.importance, exempt: e.pinned }, now);
+        driver.run('UPDATE episodes SET decay = ? WHERE id = ?', [decay, e.id]);
+      }
+      return changed;
     },
     /** 003 "支撑该规则的情景记忆标记为负向": these episodes count against the pattern from now on. */
     negate(idList: readonly string[], mark: { pattern: string; pole: string }): number {

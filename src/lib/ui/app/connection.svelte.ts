@@ -7,6 +7,7 @@ export type ChangeEvent = Extract<HostEvent, { type: 'change' }>;
 import type { DbWorkerApi } from '../../engine/host/worker-api';
 import type { JobsWorkerApi } from '../../engine/jobs/worker-api';
 import type { JobProgress } from '../../engine/jobs/types';
+import { notifyCleanupFailure } from './cleanup-notice';
 import { isUserWrite } from '../../engine/protocol/contract';
 import type { SystemStatus } from '../../engine/protocol/types';
 import type { EmbeddingStatus } from '../../engine/embeddings/types';
@@ -92,6 +93,8 @@ class Connection {
       Comlink.transfer(channel.port2, [channel.port2]),
       Comlink.proxy((p: JobProgress) => {
         this.jobs = { ...this.jobs, [p.job]: p };
+        // 003 清理任务失败触发告警: a failed memory clean-up is never silent (issue 19).
+        if (p.job === 'lifecycle' && p.state === 'failed') notifyCleanupFailure(p.error);
       }),
     );
     // The jobs worker phrases learned rules with the model the person configured (issue 17): it follows

@@ -3,6 +3,7 @@ export const jobs = {
   name: {
     embeddings: 'Meaning-based recall: embedding turns and memories',
     maintenance: 'Database maintenance',
+    lifecycle: 'Memory clean-up: decay, compression, purge',
     'import-follow-up': 'Learning from imported conversations',
   },
   step: {
@@ -13,6 +14,9 @@ export const jobs = {
     integrity: 'Checking integrity',
     done: 'Done',
     failed: 'Failed',
+    'lifecycle-decay': 'Recomputing how memories fade',
+    'lifecycle-compress': 'Compressing faded episodes',
+    'lifecycle-purge': 'Deleting expired memories',
     'import-follow-up': 'Learning from imported conversations',
   },
   trigger: {

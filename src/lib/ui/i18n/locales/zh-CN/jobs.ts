@@ -5,6 +5,7 @@ export const jobs: Messages<typeof en> = {
   name: {
     embeddings: '语义召回：为对话和记忆生成向量',
     maintenance: '数据库维护',
+    lifecycle: '记忆清理：衰减、压缩、淘汰',
     'import-follow-up': '从导入的对话中学习',
   },
   step: {
@@ -15,6 +16,9 @@ export const jobs: Messages<typeof en> = {
     integrity: '正在检查完整性',
     done: '已完成',
     failed: '失败',
+    'lifecycle-decay': '正在重算记忆衰减',
+    'lifecycle-compress': '正在压缩已衰减的情景记忆',
+    'lifecycle-purge': '正在删除过期记忆',
     'import-follow-up': '从导入的对话中学习',
   },
   trigger: {

@@ -1,0 +1,125 @@
+/**
+ * The lifecycle service (issue 19): runs the decay, compression and purge phases in short transactions, one
+ * pass at a time (a second caller is told `skipped: running`), records when each phase last succeeded or
+ * failed, and turns any failure (a locked database, a thrown error) into MEMORY_CLEANUP_FAILED — shown in
+ * Settings from lifecycle.status, and retried in the next window (a failed phase is due again).
+ */
+import { EngineError } from '../../domain/errors';
+import * as B from '../../domain/lifecycle/budgets';
+import type { EngineEnv } from '../env';
+import { runInSlices } from '../store/slices';
+import { createLedger } from './ledger';
+import { compressPass, decayPass, purgePass, type Pass, type PassDeps } from './passes';
+import { LIFECYCLE_PHASES, type LifecyclePhase, type LifecycleRunResult, type LifecycleStatus, type PhaseReport, type PhaseState } from './types';
+
+const EVERY: Record<LifecyclePhase, number> = { decay: B.DECAY_EVERY_MS, compress: B.COMPRESS_EVERY_MS, purge: B.PURGE_EVERY_MS };
+const PASS: Record<LifecyclePhase, (d: PassDeps) => Pass> = { decay: decayPass, compress: compressPass, purge: purgePass };
+
+export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' | 'log'>) {
+  const { driver, clock, log } = env;
+  const ledger = createLedger(driver, clock);
+  let running = false;
+  /** The last failure, also when the database could not even record it. */
+  const failures = new Map<LifecyclePhase, { at: number; error: string }>();
+
+  function phaseStates(): Record<LifecyclePhase, PhaseState> {
+    const rows = new Map(driver.all<{ phase: LifecyclePhase; last_ok_at: number | null; failed_at: number | null; error: string | null }>('SELECT * FROM lifecycle_state').map((r) => [r.phase, r]));
+    const out = {} as Record<LifecyclePhase, PhaseState>;
+    for (const p of LIFECYCLE_PHASES) {
+      const r = rows.get(p);
+      const mem = failures.get(p);
+      const failedAt = Math.max(r?.failed_at ?? 0, mem?.at ?? 0) || null;
+      const lastOkAt = r?.last_ok_at ?? null;
+      const failing = failedAt !== null && (lastOkAt === null || failedAt > lastOkAt);
+      out[p] = { lastOkAt, failedAt, error: failing ? ((mem && mem.at === failedAt ? mem.error : r?.error) ?? null) : null };
+    }
+    return out;
+  }
+
+  function bytes(): number {
+    const n = (sql: string) => driver.get<{ n: number }>(sql)?.n ?? 0;
+    return n('SELECT page_count AS n FROM pragma_page_count()') * n('SELECT page_size AS n FROM pragma_page_size()');
+  }
+
+  async function runPhase(phase: LifecyclePhase, signal?: AbortSignal): Promise<PhaseReport> {
+    const t0 = performance.now();
+    const pass = PASS[phase]({ driver, clock, ledger });
+    const slices = await runInSlices({ driver, step: pass.step, ...(signal ? { signal } : {}) });
+    driver.transaction(() =>
+      driver.run('INSERT INTO lifecycle_state (phase, last_ok_at) VALUES (?, ?) ON CONFLICT (phase) DO UPDATE SET last_ok_at = excluded.last_ok_at', [phase, clock.now()]),
+    );
+    failures.delete(phase);
+    return { phase, ...pass.report, slices, ms: Math.round(performance.now() - t0) };
+  }
+
+  function recordFailure(phase: LifecyclePhase, message: string): void {
+    const at = clock.now();
+    failures.set(phase, { at, error: message });
+    try {
+      driver.transaction(() =>
+        driver.run('INSERT INTO lifecycle_state (phase, failed_at, error) VALUES (?, ?, ?) ON CONFLICT (phase) DO UPDATE SET failed_at = excluded.failed_at, error = excluded.error', [phase, at, message]),
+      );
+    } catch {
+      // The database is what failed: the failure stays in memory (status shows it) until the retry.
+    }
+  }
+
+  return {
+    ledger,
+    status(): LifecycleStatus {
+      const phases = phaseStates();
+      const now = clock.now();
+      const due = LIFECYCLE_PHASES.filter((p) => {
+        const s = phases[p];
+        return s.error !== null || s.lastOkAt === null || now - s.lastOkAt >= EVERY[p];
+      });
+      const n = (sql: string) => driver.get<{ n: number }>(sql)?.n ?? 0;
+      return {
+        phases,
+        due,
+        running,
+        counts: {
+          episodes: n('SELECT COUNT(*) AS n FROM episodes'),
+          compressed: n('SELECT COUNT(*) AS n FROM episodes WHERE compressed = 1'),
+          fading: n('SELECT COUNT(*) AS n FROM episodes WHERE compressed = 0 AND decay < 0.3'),
+          pinned: n('SELECT (SELECT COUNT(*) FROM episodes WHERE pinned = 1) + (SELECT COUNT(*) FROM semantic_rules WHERE pinned = 1 AND status = \'active\') AS n'),
+          ledger: n('SELECT COUNT(*) AS n FROM forgetting_ledger'),
+        },
+      };
+    },
+    /**
+     * One pass over the phases asked for, in order. `vacuum` (the manual "clean now"): VACUUM afterwards, so
+     * the bytes compression and purging freed go back to the file system (it rewrites the file: not in the
+     * scheduled runs, where it would stall the page).
+     */
+    async run(opts: { phases: readonly LifecyclePhase[]; vacuum: boolean; signal?: AbortSignal }): Promise<LifecycleRunResult> {
+      if (running) return { state: 'skipped', reason: 'running' };
+      running = true;
+      const reports: PhaseReport[] = [];
+      let current: LifecyclePhase = opts.phases[0] ?? 'decay';
+      try {
+        const bytesBefore = bytes();
+        for (const phase of LIFECYCLE_PHASES.filter((p) => opts.phases.includes(p))) {
+          current = phase;
+          reports.push(await runPhase(phase, opts.signal));
+        }
+        let vacuumed = false;
+        if (opts.vacuum) {
+          driver.exec('VACUUM');
+          vacuumed = true;
+        }
+        return { state: 'done', phases: reports, bytesBefore, bytesAfter: bytes(), vacuumed };
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        recordFailure(current, message);
+        // Never the memory's text: the phase and what SQLite said.
+        log.warn('lifecycle.failed', { phase: current });
+        throw new EngineError('MEMORY_CLEANUP_FAILED', `The memory clean-up (${current}) failed and will be retried in the next window: ${message}`, { phase: current });
+      } finally {
+        running = false;
+      }
+    },
+  };
+}
+
+export type LifecycleService = ReturnType<typeof createLifecycleService>;
