@@ -54,7 +54,9 @@ export function maintenanceHandlers(
       const t0 = performance.now();
       const rows = driver.all<{ integrity_check: string }>('PRAGMA integrity_check');
       const problems = rows.map((r) => String(r.integrity_check)).filter((m) => m !== 'ok');
-      for (const t of existingFts()) {
+      // FTS5's own check is an INSERT command: a database opened read-only (storage full at start-up) refuses it.
+      // PRAGMA integrity_check above still checks the index's shadow tables as b-trees; the full check runs once writable.
+      for (const t of env.storage.readOnly ? [] : existingFts()) {
         try {
           driver.run(`INSERT INTO ${t}(${t}, rank) VALUES ('integrity-check', 0)`);
         } catch (err) {
