@@ -152,7 +152,9 @@ function keptItem(k: Fitted, p: Prepared, label: string): KeptItem {
     const v = p.item.meta?.[key];
     if (typeof v === 'string' || typeof v === 'number') meta[key] = v;
   }
-  const text = k.rendered.startsWith(label) ? k.rendered.slice(label.length) : p.item.text;
+  // A rule's own text is a list line ("- rule (confidence …)"): a person reads the line, not its bullet.
+  const sent = k.rendered.startsWith(label) ? k.rendered.slice(label.length) : p.item.text;
+  const text = sent.replace(/^- /u, '');
   return { id: k.itemId, tokens: k.tokens, kind: p.item.kind, text, ...(Object.keys(meta).length > 0 ? { meta } : {}) };
 }
 
