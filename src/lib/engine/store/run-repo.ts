@@ -47,7 +47,7 @@ const REQUEST_CHARS = 120;
 /** The start of what was asked: the L5 message (a skill's instruction falls back to its selection). */
 function requestOf(layers: string): string | null {
   const l5 = (JSON.parse(layers) as LayerResult[]).find((l) => l.id === 'L5');
-  const text = (id: string) => l5?.items.find((i) => i.id === id)?.text?.trim() || null;
+  const text = (id: string) => l5?.items?.find((i) => i.id === id)?.text?.trim() || null;
   const request = text('message') ?? text('selection');
   return request === null ? null : Array.from(request.replace(/\s+/gu, ' ')).slice(0, REQUEST_CHARS).join('');
 }
@@ -175,7 +175,8 @@ export function createRunRepo({ driver, clock }: Pick<EngineEnv, 'driver' | 'clo
       );
       for (const r of rows) {
         // The prompt's words go, and with them each kept item's text (issue 15); ids, kinds and tokens stay.
-        const layers = (JSON.parse(r.layers) as LayerResult[]).map((l) => ({ ...l, text: '', items: l.items.map(({ text: _text, ...rest }) => rest) }));
+        // Runs imported from older backups may carry layers without items: those stay as they are.
+        const layers = (JSON.parse(r.layers) as LayerResult[]).map((l) => ({ ...l, text: '', ...(Array.isArray(l.items) ? { items: l.items.map(({ text: _text, ...rest }) => rest) } : {}) }));
         driver.run('UPDATE context_runs SET messages = NULL, layers = ? WHERE rid = ?', [JSON.stringify(layers), r.rid]);
       }
       return rows.length;

@@ -101,12 +101,12 @@ export function itemView(item: Pick<KeptItem, 'id'> & Partial<KeptItem>, run: { 
 
 /** Every kept item of a run by id: the trace's references and the reply card look their words up here. */
 export function keptItemsById(layers: readonly { items: readonly KeptItem[] }[]): Map<string, KeptItem> {
-  return new Map(layers.flatMap((l) => l.items.map((i) => [i.id, i] as const)));
+  return new Map(layers.flatMap((l) => (l.items ?? []).map((i) => [i.id, i] as const)));
 }
 
 /** The memory ids among a run's items that carry no text (runs stored before issue 15, or pruned). */
 export function memoryIdsWithoutText(layers: readonly { items: readonly KeptItem[] }[]): string[] {
-  return layers.flatMap((l) => l.items).filter((i) => i.id.startsWith('memory:') && !str(i.text)).map((i) => i.id.slice('memory:'.length));
+  return layers.flatMap((l) => l.items ?? []).filter((i) => i.id.startsWith('memory:') && !str(i.text)).map((i) => i.id.slice('memory:'.length));
 }
 
 /** The counts a reply's "what the AI was given" card leads with, in a fixed order; kinds with none left out. */
