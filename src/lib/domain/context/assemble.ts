@@ -21,7 +21,7 @@ import { prepareLayer, type Prepared } from './prepare';
 import { promptLanguage, type PromptLanguage } from './prompt-language';
 import { degradedMarker, heading, isUnavailable, l5Slot, renderItem, separatorOf, turnRole, unavailableMarker } from './serialize';
 import { sha256Hex } from './hash';
-import type { AssembleInput, Capability, ContextMessage, ContextPackage, LayerId, LayerInput, LayerResult } from './types';
+import type { AssembleInput, Capability, ContextMessage, ContextPackage, KeptItem, LayerId, LayerInput, LayerResult } from './types';
 
 /** L0 is required (onMissing: fail); the L5 selection and message are the task itself. */
 function isRequired(id: LayerId, kind: string): boolean {
@@ -99,9 +99,11 @@ function buildLayer(id: LayerId, layerInput: LayerInput | undefined, b: BuildCon
     if (placeholder !== null) return [...head, placeholder].join('\n');
     return status === 'degraded' ? head.join('\n') : '';
   };
+  const labels = new Map<string, string>();
   const candidates: Candidate[] = items.map((p) => {
     const full = renderItem(id, p.item, p.citation, b.lang);
     const label = full.slice(0, full.length - p.item.text.length);
+    labels.set(p.item.id, label);
     return {
       itemId: p.item.id,
       label,
@@ -124,7 +126,7 @@ function buildLayer(id: LayerId, layerInput: LayerInput | undefined, b: BuildCon
     status,
     sources,
     cut: [...cut, ...fit.cut],
-    items: fit.kept.map((k) => ({ id: k.itemId, tokens: k.tokens })),
+    items: fit.kept.map((k) => keptItem(k, byId.get(k.itemId) as Prepared, labels.get(k.itemId) ?? '')),
     ...reason,
   };
   if (id !== 'L5') return { result, ...none };
@@ -139,6 +141,21 @@ function buildLayer(id: LayerId, layerInput: LayerInput | undefined, b: BuildCon
     stateText: state.map((k) => k.rendered).join(sep),
     taskText: onlyMessage ? (byId.get(task[0]!.itemId) as Prepared).item.text : render(task),
   };
+}
+
+/** Metadata a person can read or follow; nothing else of an item's meta is kept with the run. */
+const SHOWN_META = ['role', 'createdAt', 'title', 'conversationId', 'name', 'scope', 'confidence', 'startTurn', 'endTurn'];
+
+function keptItem(k: Fitted, p: Prepared, label: string): KeptItem {
+  const meta: Record<string, string | number> = {};
+  for (const key of SHOWN_META) {
+    const v = p.item.meta?.[key];
+    if (typeof v === 'string' || typeof v === 'number') meta[key] = v;
+  }
+  // A rule's own text is a list line ("- rule (confidence …)"): a person reads the line, not its bullet.
+  const sent = k.rendered.startsWith(label) ? k.rendered.slice(label.length) : p.item.text;
+  const text = sent.replace(/^- /u, '');
+  return { id: k.itemId, tokens: k.tokens, kind: p.item.kind, text, ...(Object.keys(meta).length > 0 ? { meta } : {}) };
 }
 
 function toMessage(p: Prepared): ContextMessage {

@@ -51,6 +51,17 @@ export interface CutRecord {
   tokensAfter: number;
 }
 
+/** A kept item as the run records it: the text as sent, its kind, and where it lives (meta). */
+export interface KeptItem {
+  id: string;
+  tokens: number;
+  kind?: string;
+  /** The text as it was given to the model (trimmed where the budget trimmed it). */
+  text?: string;
+  /** What the inspector needs to show and link it: a turn's role and time, a conversation's title… */
+  meta?: Record<string, string | number>;
+}
+
 export interface LayerResult {
   id: LayerId;
   text: string;
@@ -60,7 +71,8 @@ export interface LayerResult {
   /** Citations of the kept items in display order, deduplicated (project-relative paths for files). */
   sources: string[];
   cut: CutRecord[];
-  items: { id: string; tokens: number }[];
+  /** What was kept, in order: its id, tokens, and (issue 15) what a person reads in the inspector. */
+  items: KeptItem[];
   /** The caller's reason code, passed through for the inspector. */
   reason?: string;
 }

@@ -45,7 +45,7 @@ export function recallItems(hits: readonly RecallHit[], opts: { minRelevance: nu
         id: h.isSummary ? `recall:summary:${h.summaryId}` : `recall:turn:${h.turnId}`,
         kind: 'summary',
         text: body,
-        meta: { title: h.sessionTitle || '—', conversationId: h.conversationId },
+        meta: { title: h.sessionTitle || '—', conversationId: h.conversationId, createdAt: h.createdAt, ...(h.role ? { role: h.role } : {}) },
       };
       return item;
     })
@@ -69,7 +69,7 @@ export function windowTurns(recent: readonly Message[], opts: { contextLimit: nu
 }
 
 export function turnItems(turns: readonly Message[]): ContextItem[] {
-  return turns.map((m) => ({ id: `turn:${m.id}`, kind: 'turn', text: m.content, meta: { role: m.role } }));
+  return turns.map((m) => ({ id: `turn:${m.id}`, kind: 'turn', text: m.content, meta: { role: m.role, createdAt: m.createdAt } }));
 }
 
 /** 001 working memory as one labelled block in the prompt's language; nothing when it holds nothing yet. */

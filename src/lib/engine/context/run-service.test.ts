@@ -33,6 +33,26 @@ describe('runs for the inspector', () => {
     expect(list[0]).not.toHaveProperty('messages');
   });
 
+  it('issue 15: runs are listed by their request and conversation; each kept item carries its words and where it lives', async () => {
+    const t = await createTestEngine();
+    const s = expectOk(await t.engine.call('session.create', { title: 'Moving house' }));
+    expectOk(await t.engine.call('message.append', { sessionId: s.id, role: 'user', content: 'We pack on Friday.' }));
+    expectOk(await t.engine.call('message.append', { sessionId: s.id, role: 'assistant', content: 'Noted.' }));
+    const long = `Where do I live now?   ${'and more words '.repeat(20)}`;
+    const run = await chat(t, s.id, long);
+    const [listed] = expectOk(await t.engine.call('run.list', { sessionId: s.id }));
+    expect(listed?.where).toBe('Moving house');
+    expect(listed?.request?.startsWith('Where do I live now? and more words')).toBe(true);
+    expect(Array.from(listed?.request ?? '').length).toBe(120);
+
+    const detail = expectOk(await t.engine.call('run.get', { runId: run.runId }));
+    const items = detail.layers.flatMap((l) => l.items);
+    const turn = items.find((i) => i.kind === 'turn' && i.text === 'We pack on Friday.');
+    expect(turn?.meta).toMatchObject({ role: 'user' });
+    expect(typeof turn?.meta?.createdAt).toBe('number');
+    expect(items.find((i) => i.id === 'message')?.text).toContain('Where do I live now?');
+  });
+
   it('only the most recent runs keep their prompt text', async () => {
     const t = await createTestEngine({ context: { runMessagesKept: 2 } });
     const s = expectOk(await t.engine.call('session.create', {}));
@@ -44,6 +64,11 @@ describe('runs for the inspector', () => {
     expect(oldest?.layers).toHaveLength(6);
     expect(oldest?.layers.map((l) => l.text)).toEqual(['', '', '', '', '', '']);
     expect(JSON.stringify(oldest)).not.toContain('message 0');
+    // A pruned run's kept items lose their words too (issue 15), and its list entry no longer quotes the request.
+    expect(oldest?.layers.flatMap((l) => l.items).some((i) => i.text !== undefined)).toBe(false);
+    const listed = expectOk(await t.engine.call('run.list', { sessionId: s.id }));
+    expect(listed.find((r) => r.id === oldest?.id)?.request).toBeNull();
+    expect(listed.find((r) => r.id === newest?.id)?.request).toBe('message 2');
     expect(newest?.messages?.at(-1)?.content).toContain('message 2');
     expect(newest?.layers.find((l) => l.id === 'L5')?.text).toContain('message 2');
   });

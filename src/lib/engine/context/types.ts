@@ -36,6 +36,10 @@ export interface RunSummary {
   finishedAt: number | null;
   totalTokens: number;
   memoryDegraded: boolean;
+  /** Issue 15, in run lists: the request as the user wrote it (its start), or null for runs stored before. */
+  request?: string | null;
+  /** Issue 15, in run lists: the conversation's or the chapter's title. */
+  where?: string | null;
 }
 
 export interface RunRecord extends RunSummary {

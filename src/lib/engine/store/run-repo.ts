@@ -42,6 +42,16 @@ const toSummary = (r: Omit<RunRow, 'layers' | 'memory_ids' | 'messages' | 'input
   memoryDegraded: r.memory_degraded === 1,
 });
 
+const REQUEST_CHARS = 120;
+
+/** The start of what was asked: the L5 message (a skill's instruction falls back to its selection). */
+function requestOf(layers: string): string | null {
+  const l5 = (JSON.parse(layers) as LayerResult[]).find((l) => l.id === 'L5');
+  const text = (id: string) => l5?.items?.find((i) => i.id === id)?.text?.trim() || null;
+  const request = text('message') ?? text('selection');
+  return request === null ? null : Array.from(request.replace(/\s+/gu, ' ')).slice(0, REQUEST_CHARS).join('');
+}
+
 const toRecord = (r: RunRow): RunRecord & { inputChars: number | null } => ({
   ...toSummary(r),
   layers: JSON.parse(r.layers) as LayerResult[],
@@ -130,9 +140,16 @@ export function createRunRepo({ driver, clock }: Pick<EngineEnv, 'driver' | 'clo
       if (opts.sessionId) (where.push('session_id = ?'), params.push(opts.sessionId));
       if (opts.documentId) (where.push('document_id = ?'), params.push(opts.documentId));
       const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-      return driver
-        .all<RunRow>(`SELECT ${SUMMARY_COLUMNS} FROM context_runs ${clause} ORDER BY rid DESC LIMIT ?`, [...params, opts.limit])
-        .map(toSummary);
+      // Issue 15: a run is listed by what was asked and where — the request (the L5 message the run kept,
+      // or its selection) and the conversation's or chapter's title.
+      const rows = driver.all<RunRow & { session_title: string | null; document_title: string | null }>(
+        `SELECT ${SUMMARY_COLUMNS}, layers,
+           (SELECT title FROM sessions s WHERE s.id = context_runs.session_id) AS session_title,
+           (SELECT title FROM documents d WHERE d.id = context_runs.document_id) AS document_title
+         FROM context_runs ${clause} ORDER BY rid DESC LIMIT ?`,
+        [...params, opts.limit],
+      );
+      return rows.map((r) => ({ ...toSummary(r), request: requestOf(r.layers), where: r.document_title ?? r.session_title ?? null }));
     },
     forMessage(messageId: number) {
       const row = driver.get<RunRow>('SELECT * FROM context_runs WHERE message_id = ? ORDER BY rid DESC LIMIT 1', [messageId]);
@@ -157,7 +174,9 @@ export function createRunRepo({ driver, clock }: Pick<EngineEnv, 'driver' | 'clo
         [keep],
       );
       for (const r of rows) {
-        const layers = (JSON.parse(r.layers) as LayerResult[]).map((l) => ({ ...l, text: '' }));
+        // The prompt's words go, and with them each kept item's text (issue 15); ids, kinds and tokens stay.
+        // Runs imported from older backups may carry layers without items: those stay as they are.
+        const layers = (JSON.parse(r.layers) as LayerResult[]).map((l) => ({ ...l, text: '', ...(Array.isArray(l.items) ? { items: l.items.map(({ text: _text, ...rest }) => rest) } : {}) }));
         driver.run('UPDATE context_runs SET messages = NULL, layers = ? WHERE rid = ?', [JSON.stringify(layers), r.rid]);
       }
       return rows.length;

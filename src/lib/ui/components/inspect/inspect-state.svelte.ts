@@ -2,6 +2,7 @@ import type { IpcError } from '../../../domain/errors';
 import type { EngineCaller } from '../../../engine/client/caller';
 import type { MemoryRecord } from '../../../domain/memory';
 import type { GenerationTrace, RunDetail, RunRecord, RunSummary, SemanticRule } from '../../../engine/context/types';
+import { memoryIdsWithoutText } from './item-view';
 import { comparePrefixes, sha256Hex, stablePrefixOf, type PrefixComparison } from './prefix';
 import type { Episode, RunLearning } from '../../../engine/episodes/types';
 
@@ -15,6 +16,8 @@ export class InspectState {
   record = $state.raw<RunDetail | null>(null);
   /** 000 主动记忆搜索: the memories the model found with search_memories during the run (those still stored). */
   toolMemories = $state.raw<MemoryRecord[]>([]);
+  /** Issue 15: the words of kept memories the run stored without text (older runs, pruned ones), by item id. */
+  memoryTexts = $state.raw<ReadonlyMap<string, string>>(new Map());
   /** Whether the prefix rebuilt from the stored layers hashes to the stored hash (null while checking). */
   prefixVerified = $state<boolean | null>(null);
   trace = $state.raw<GenerationTrace | null>(null);
@@ -69,12 +72,14 @@ export class InspectState {
     }
     this.record = res.data;
     this.toolMemories = [];
+    this.memoryTexts = new Map();
     this.learning = null;
     this.episodes = {};
     const expected = res.data.stablePrefixHash;
     await Promise.all([
       this.#loadTrace(res.data),
       this.#loadToolMemories(res.data, seq),
+      this.#loadMemoryTexts(res.data, seq),
       this.#loadLearning(res.data, seq),
       this.listLoaded ? Promise.resolve() : this.loadList(),
       sha256Hex(stablePrefixOf(res.data.layers)).then((h) => seq === this.#seq && (this.prefixVerified = h === expected)),
@@ -110,6 +115,13 @@ export class InspectState {
     if (run.toolMemoryIds.length === 0) return;
     const res = await this.#engine.call('memory.getMany', { ids: run.toolMemoryIds.slice(0, 100) });
     if (res.ok && seq === this.#seq) this.toolMemories = res.data;
+  }
+
+  async #loadMemoryTexts(run: RunDetail, seq: number): Promise<void> {
+    const ids = memoryIdsWithoutText(run.layers).slice(0, 100);
+    if (ids.length === 0) return;
+    const res = await this.#engine.call('memory.getMany', { ids });
+    if (res.ok && seq === this.#seq) this.memoryTexts = new Map(res.data.map((m) => [`memory:${m.id}`, m.content]));
   }
 
   async #loadLearning(run: RunRecord, seq: number): Promise<void> {

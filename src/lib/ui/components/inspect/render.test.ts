@@ -174,3 +174,62 @@ describe('one run', () => {
     expect(renderHtml(InspectView, { inspector, runId: 'gone', ready: false })).toContain('data-testid="run-not-found"');
   });
 });
+
+describe('issue 15: provenance a person reads', () => {
+  const l4: LayerResult = {
+    ...layer('L4'),
+    sources: ['memory:11111111-2222-3333-4444-555555555555'],
+    items: [
+      { id: 'memory:11111111-2222-3333-4444-555555555555', tokens: 6, kind: 'memory', text: 'My sister is called Lena.' },
+      { id: 'recall:turn:9', tokens: 6, kind: 'summary', text: 'We pack on Friday.', meta: { role: 'user', createdAt: Date.UTC(2026, 10, 25, 14, 41), title: 'Moving house', conversationId: 'c-3' } },
+    ],
+  };
+  /** The text a person sees: what closed <details> (the technical id) hold is left out. */
+  const visible = (html: string) => textOf(html.replace(/<details[^>]*>[\s\S]*?<\/details>/g, ' '));
+
+  it('a layer lists each kept item by its words, who said it, when and where, with the id only behind Technical id', () => {
+    const html = renderHtml(LayerCard, { layer: l4, run: { sessionId: 's-1' } });
+    const text = visible(html);
+    expect(text).toContain('My sister is called Lena.');
+    expect(text).toContain('We pack on Friday.');
+    expect(text).toContain('From another conversation You');
+    expect(text).toContain('Nov 25, 2026');
+    expect(text).toContain('Moving house');
+    expect(text).not.toMatch(/memory:|recall:|11111111/);
+    expect(html).toContain('href="/chat?session=c-3&amp;message=9"');
+    expect(html).toContain('href="/memory?tab=memories&amp;id=11111111-2222-3333-4444-555555555555"');
+    expect(textOf(html)).toContain('Technical id memory:11111111-2222-3333-4444-555555555555');
+  });
+
+  it('an older run without words shows the memory from the store, and reads in Chinese', () => {
+    i18n.setLocale('zh-CN');
+    const bare: LayerResult = { ...l4, items: [{ id: 'memory:m-old', tokens: 3 }] };
+    const text = visible(renderHtml(LayerCard, { layer: bare, run: { sessionId: null }, texts: new Map([['memory:m-old', '我搬到了波尔图。']]) }));
+    expect(text).toContain('记忆');
+    expect(text).toContain('我搬到了波尔图。');
+    expect(text).not.toContain('m-old');
+  });
+
+  it('"Why this?" shows each reference by the words the model was given', () => {
+    const inspector = new InspectState({ engine: noEngine });
+    inspector.record = record({ layers: [layer('L0'), layer('L1'), layer('L2'), layer('L3'), l4, layer('L5')] });
+    inspector.trace = {
+      generationId: 'run-7',
+      memoryReferences: [{ type: 'memory', id: 'memory:11111111-2222-3333-4444-555555555555', layer: 'L4', weight: 1 }],
+      verdict: null,
+      verdictAt: null,
+    };
+    const html = renderHtml(InspectView, { inspector, runId: 'run-7', ready: false });
+    const trace = html.slice(html.indexOf('data-testid="trace-panel"'));
+    expect(visible(trace)).toContain('My sister is called Lena.');
+    expect(visible(trace)).not.toContain('11111111');
+  });
+
+  it('runs are listed by their request and conversation', () => {
+    const run = { ...record(), request: 'Where do I live now?', where: 'Moving house' };
+    const text = textOf(renderHtml(RunList, { runs: [run, { ...run, id: 'run-9', request: null, where: null }], loaded: true, onrefresh: () => {} }));
+    expect(text).toContain('Where do I live now?');
+    expect(text).toContain('Moving house');
+    expect(text).toContain('(no message kept)');
+  });
+});

@@ -108,4 +108,12 @@ export const recall = {
     speakerRole: 'About: {{role}}',
     windowed: 'Very common words: only the newest matches were ranked.',
   },
+  /** Issue 15: why a question in one language finds nothing in memories written in the other. */
+  languageGap: {
+    'zh-en':
+      'Your question is in Chinese, but most of your memories are in English. Search by words cannot match across languages, so it may find nothing. An embedding model searches by meaning across both.',
+    'en-zh':
+      'Your question is in English, but most of your memories are in Chinese. Search by words cannot match across languages, so it may find nothing. An embedding model searches by meaning across both.',
+    action: 'Set an embedding model in Settings → Model',
+  },
 } as const;

@@ -29,6 +29,7 @@ export const settings = {
   },
   model: {
     intro: 'Engram talks to an OpenAI-compatible model server, such as Ollama or llama.cpp running on this computer.',
+    noServer: 'With no model chosen there is no server to reach: its address, model and key are switched off until you choose “OpenAI-compatible server”.',
     heuristicNote:
       'Without a model (the heuristic provider) Engram still records, remembers and summarises your conversations, but replies need a model.',
     provider: { label: 'Provider', heuristic: 'No model (heuristic)', 'openai-compatible': 'OpenAI-compatible server' },
@@ -66,6 +67,8 @@ export const settings = {
       models: 'Models on this server — choose one to use it:',
       noModels: 'The server lists no models.',
       pick: 'Use model {{model}}',
+      connectedPick_one: 'Connected — {{count}} model on this server; pick it below.',
+      connectedPick_other: 'Connected — {{count}} models on this server; pick one below.',
       details: 'Details',
     },
     reason: {

@@ -110,4 +110,10 @@ export const recall: Messages<typeof en> = {
     speakerRole: '关于：{{role}}',
     windowed: '词语非常常见：只对最新的匹配排序。',
   },
+  /** Issue 15: why a question in one language finds nothing in memories written in the other. */
+  languageGap: {
+    'zh-en': '你的问题是中文，但你的大部分记忆是英文。按词语搜索无法跨语言匹配，所以可能什么都找不到。嵌入模型可以按含义跨两种语言搜索。',
+    'en-zh': '你的问题是英文，但你的大部分记忆是中文。按词语搜索无法跨语言匹配，所以可能什么都找不到。嵌入模型可以按含义跨两种语言搜索。',
+    action: '在“设置 → 模型”中设置嵌入模型',
+  },
 };

@@ -31,6 +31,7 @@ export const settings: Messages<typeof en> = {
   },
   model: {
     intro: 'Engram 通过 OpenAI 兼容接口与模型服务通信，例如在本机运行的 Ollama 或 llama.cpp。',
+    noServer: '未选择模型时没有要连接的服务器：在选择“OpenAI 兼容服务”之前，地址、模型和密钥都不可用。',
     heuristicNote: '没有模型时（启发式模式），Engram 仍会记录、记住并摘要你的对话，但生成回复需要模型。',
     provider: { label: '提供方', heuristic: '不使用模型（启发式）', 'openai-compatible': 'OpenAI 兼容服务' },
     baseUrl: { label: '基础 URL', help: '服务的 /v1 地址。Ollama：http://localhost:11434/v1' },
@@ -67,6 +68,8 @@ export const settings: Messages<typeof en> = {
       models: '该服务上的模型（点击即可选用）：',
       noModels: '该服务没有列出任何模型。',
       pick: '使用模型 {{model}}',
+      connectedPick_one: '已连接——此服务器上有 {{count}} 个模型，请在下方选择。',
+      connectedPick_other: '已连接——此服务器上有 {{count}} 个模型，请在下方选择。',
       details: '详情',
     },
     reason: {
