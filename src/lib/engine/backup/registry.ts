@@ -126,4 +126,6 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   import_items: 'the conversations each import from another app wrote and how far their background memory extraction got; they belong to the database that ran it',
   embedding_models: 'derived: the embedding models this device has filled vectors for; the importing device embeds again with its own model (issue 18)',
   embeddings: 'derived: vectors of turns and memories, recomputed in the background from the text by the configured model (issue 18)',
+  // issue 19: clearing that means it
+  memory_clear_log: 'the audit log of memory clears on this device (when, what, how many, which local profile); it belongs to the device where they happened',
 };

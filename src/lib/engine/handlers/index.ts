@@ -16,6 +16,7 @@ import { settingsHandlers } from './settings';
 import { storageHandlers } from './storage';
 import { systemHandlers } from './system';
 import { turnHandlers } from './turns';
+import { clearingHandlers } from './clearing';
 
 /** A `twoStep` call's handler returns its two steps (protocol/define.ts). */
 export type Handler<M extends Method> = (input: Parsed<M>) => Output<M> | Promise<Output<M>> | TwoStep<unknown, Output<M>>;
@@ -51,5 +52,7 @@ export function handlerSet(services: Services): HandlerMap {
     ...eraseHandlers(services),
     // turns (issue 16)
     ...turnHandlers(services),
+    // clearing that means it (issue 19)
+    ...clearingHandlers(services),
   };
 }

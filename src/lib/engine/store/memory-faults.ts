@@ -14,8 +14,6 @@ export const MEMORY_TABLES = [
   'summaries',
   'summaries_fts',
   'symbol_index',
-  'symbol_index_by_turn',
-  'symbol_index_lean',
   'episodes',
   'episodes_fts',
   'semantic_rules',
