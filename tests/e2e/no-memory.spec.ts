@@ -20,6 +20,8 @@ test.describe('issue 19: no-memory mode (003 全部记忆不可用时的兜底)'
   });
 
   test('the memory tables unreadable: chat still works without a model and with one, and a banner says the AI works in general mode', async ({ page }) => {
+    // Four starts of the app (break, configure, repair) and three turns: more than one start's budget.
+    test.setTimeout(180_000);
     await open(page, '/chat');
     await call(page, 'memory.create', { content: 'My cat is called Mochi' });
     await sendChat(page, 'hello before the failure');
