@@ -95,18 +95,19 @@ const SEEDS: Record<string, Seed> = {
       '情景记忆超过上限触发 LRU+TTL 淘汰',
       '清理任务失败触发告警',
       '记忆上限自动回收',
+      // issue 19: no-memory mode, clearing that means it, backpressure
+      '向量索引故障时的语义召回降级',
+      '全部记忆不可用时的兜底',
+      '记忆检索失败时降级到默认规则',
+      '全量清除必须二次确认',
+      '并发查询背压',
     ],
     prefix: (s) => `003 ${s}`,
     // The forgetting half of seed 003 (decay, LRU/TTL, degradation, backpressure, clear-all): issue 19.
     pending: {
       issue: 19,
       scenarios: [
-        '向量索引故障时的语义召回降级',
-        '全部记忆不可用时的兜底',
-        '记忆检索失败时降级到默认规则',
         '记忆读写指标达标',
-        '全量清除必须二次确认',
-        '并发查询背压',
       ],
     },
   },

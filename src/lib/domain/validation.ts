@@ -28,7 +28,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
  * (expected types, limits, allowed keys) and never echoes the value the caller sent.
  */
 export function invalidArgument(error: z.ZodError, root?: string): EngineError {
-  const issues = error.issues.map((issue) => {
+  const issues = closestBranch(error.issues).map((issue) => {
     const keys = issue.code === 'unrecognized_keys' ? issue.keys.filter(isSafeKey) : [];
     const path = formatPath(issue.path);
     const joined = root && path ? `${root}${path.startsWith('[') ? '' : '.'}${path}` : root || path;
@@ -84,4 +84,17 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, roo
   const res = schema.safeParse(value);
   if (!res.success) throw invalidArgument(res.error, root);
   return res.data;
+}
+
+/**
+ * A union's failure names the fields of the alternative that came closest (fewest issues), not the
+ * root: an episode without its `candidates` says so (issue 19, 003 "episode 字段缺失").
+ */
+function closestBranch(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union' || !('errors' in issue) || issue.errors.length === 0) return [issue];
+    const best = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
+    if (best.length === 0) return [issue];
+    return closestBranch(best.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue));
+  });
 }

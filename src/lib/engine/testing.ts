@@ -11,6 +11,7 @@ import { createEngine, type Engine } from './engine';
 import { memoryProjectFileStore, type ProjectFileStore } from './files/project-file-store';
 import { migrations } from './store/migrations';
 import { openWasmDatabase } from './store/open-wasm';
+import { withMemoryFault } from './store/memory-faults';
 
 export const T0 = Date.UTC(2026, 0, 17, 10, 30, 0);
 
@@ -22,11 +23,13 @@ export async function createTestEngine(
   const opened = await openWasmDatabase({ persistent: false, log });
   // Project setting files live in memory for tests (OPFS in the browser worker).
   const files = opts.files ?? memoryProjectFileStore(clock);
+  // Healthy until a test breaks the memory tables (`faults.fault = 'memory-unreadable'`, store/memory-faults.ts).
+  const faults = withMemoryFault(opened.driver, null);
   const engine = createEngine(
-    { driver: opened.driver, clock, ids: sequentialIds('t'), log, storage: opened.storage, startedAt: clock.now(), files, context: opts.context, retrieval: opts.retrieval, imports: opts.imports },
+    { driver: faults, clock, ids: sequentialIds('t'), log, storage: opened.storage, startedAt: clock.now(), files, context: opts.context, retrieval: opts.retrieval, imports: opts.imports },
     migrations,
   );
-  return { engine, clock, log, driver: opened.driver, db: opened.db, files };
+  return { engine, clock, log, driver: opened.driver, db: opened.db, files, faults };
 }
 
 export type TestEngine = Awaited<ReturnType<typeof createTestEngine>>;

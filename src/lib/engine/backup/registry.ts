@@ -129,4 +129,6 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   forgetting_ledger: 'what the lifecycle pass of this device faded, compressed or deleted; an imported database keeps its own record',
   lifecycle_state: 'when each lifecycle phase last ran on this device and its last failure',
   embeddings: 'derived: vectors of turns and memories, recomputed in the background from the text by the configured model (issue 18)',
+  // issue 19: clearing that means it
+  memory_clear_log: 'the audit log of memory clears on this device (when, what, how many, which local profile); it belongs to the device where they happened',
 };

@@ -31,6 +31,7 @@ import { createBuildRegistry, nextTask } from './build-registry';
 import { deriveTrace } from './trace';
 import { prepareLearningContext } from '../episodes/context-source';
 import type { ContextDeps } from './deps';
+import { isUnreadable } from '../store/sqlite-errors';
 import type { ContextBuildResult } from './types';
 
 export interface BuildInput {
@@ -123,9 +124,16 @@ export function createContextService(deps: ContextDeps) {
     };
 
     // The conversation's due rolling summaries, then 004 full → compact, before L4 reads the history.
+    // Summaries are memory: when they cannot be read (003 记忆系统降级策略) the turn goes on without them —
+    // L4's summary source then fails on its own and is marked, never the build.
     if (session && wants('summaries')) {
-      deps.rolling.roll(session.id);
-      deps.compaction.maybeCompact(session.id);
+      try {
+        deps.rolling.roll(session.id);
+        deps.compaction.maybeCompact(session.id);
+      } catch (err) {
+        if (!isUnreadable(err)) throw err;
+        env.log.warn('context.summaries-unreadable', { reason: err instanceof Error ? err.message.slice(0, 80) : 'error' });
+      }
     }
     // The same for a project's skill runs, inside their L4 source (run-history.ts).
     const runHistory = input.kind === 'skill' && projectId !== null && wants('summaries');

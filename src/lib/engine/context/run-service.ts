@@ -7,6 +7,7 @@
  *
  * Plus 003 provenance: run.trace and the user's verdict on it (run.traceFeedback).
  */
+import { markGone } from './trace-gone';
 import { EngineError } from '../../domain/errors';
 import type { ContextDeps } from './deps';
 import type { GenerationTrace, RunDetail, RunStatus, RunSummary } from './types';
@@ -58,7 +59,7 @@ export function createRunService(deps: ContextDeps) {
       runs.mustFind(runId);
       const trace = deps.traces.find(runId);
       if (!trace) throw new EngineError('NOT_FOUND', 'That run (`runId`) has no trace.', { field: 'runId' });
-      return trace;
+      return { ...trace, memoryReferences: markGone(deps.env.driver, trace.memoryReferences) };
     },
     /**
      * 003 memory:trace:feedback. "incorrect" about one referenced learned rule lowers its confidence,

@@ -65,6 +65,8 @@ export interface TraceReference {
   layer: LayerId;
   /** 0..1; the weights of one trace sum to 1 (rounded to 3 decimals). */
   weight: number;
+  /** The item was deleted, forgotten or cleared since the run (run.trace; context/trace-gone.ts). */
+  gone?: true;
 }
 
 export interface GenerationTrace {

@@ -107,6 +107,10 @@ export function createWorkingMemoryRegistry(deps: {
     forget(sessionId: string): void {
       live.delete(sessionId);
     },
+    /** memory.clearAll: no conversation keeps a working memory. */
+    forgetAll(): void {
+      live.clear();
+    },
     /** Drops the memories of sessions that were deleted. */
     prune(): void {
       for (const id of [...live.keys()]) if (!deps.sessions.find(id)) live.delete(id);

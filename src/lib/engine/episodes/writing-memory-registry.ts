@@ -198,6 +198,12 @@ export function createWritingMemoryRegistry(deps: { clock: Clock; counter: Token
       }
       return out;
     },
+    /** memory.clearAll: no chapter keeps a working memory. */
+    forgetAll(): number {
+      const n = live.size;
+      live.clear();
+      return n;
+    },
     forgetProject(projectId: string): number {
       let n = 0;
       for (const [id, wm] of live) if (wm.projectId === projectId) (live.delete(id), n++);

@@ -17,6 +17,7 @@ import { storageHandlers } from './storage';
 import { systemHandlers } from './system';
 import { turnHandlers } from './turns';
 import { lifecycleHandlers } from './lifecycle';
+import { clearingHandlers } from './clearing';
 
 /** A `twoStep` call's handler returns its two steps (protocol/define.ts). */
 export type Handler<M extends Method> = (input: Parsed<M>) => Output<M> | Promise<Output<M>> | TwoStep<unknown, Output<M>>;
@@ -54,5 +55,7 @@ export function handlerSet(services: Services): HandlerMap {
     ...turnHandlers(services),
     // memory that forgets on purpose (issue 19)
     ...lifecycleHandlers(services),
+    // clearing that means it (issue 19)
+    ...clearingHandlers(services),
   };
 }

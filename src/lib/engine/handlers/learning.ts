@@ -1,4 +1,3 @@
-import { clearProjectMemory } from '../semantic/clear-project';
 import type { Services } from '../services';
 import type { Handlers } from './index';
 
@@ -18,8 +17,7 @@ type LearningMethods =
   | 'distill.fail'
   | 'rules.history'
   | 'rules.conflicts'
-  | 'rules.resolveConflict'
-  | 'memory.clearProject';
+  | 'rules.resolveConflict';
 
 /** Writing memory that learns (issue 17): episodes, the writing working memory, distillation, conflicts. */
 export function learningHandlers(s: Services): Handlers<LearningMethods> {
@@ -41,6 +39,5 @@ export function learningHandlers(s: Services): Handlers<LearningMethods> {
     'rules.history': (input) => c.deps.learning.history.list(input),
     'rules.conflicts': ({ projectId }) => c.distill.conflicts.list(projectId),
     'rules.resolveConflict': (input) => c.distill.conflicts.resolve(input),
-    'memory.clearProject': (input) => clearProjectMemory(c.deps, input),
   };
 }

@@ -10,6 +10,7 @@ import { migrate } from '../store/migrate';
 import { migrations } from '../store/migrations';
 import { fallBackToReadOnly, isStorageFull, loadSqlite3, openWasmDatabase, type OpenedDatabase, type ReadOnlyStart } from '../store/open-wasm';
 import { createSwitchableDriver, type SwitchableDriver } from '../store/switchable-driver';
+import { withMemoryFault, type MemoryFault } from '../store/memory-faults';
 
 /** While read-only, how often the real database is tried again (a person frees space at their pace). */
 export const REOPEN_EVERY_MS = 4000;
@@ -26,13 +27,15 @@ type MutableStorage = { -readonly [K in keyof EngineEnv['storage']]: EngineEnv['
  *   open ─ ok ─▶ engine ─ upgrade needs room ─▶ read-only copy ─┐
  *        └ storage full ───────────────────────▶ read-only copy ─┴▶ every 4 s: reopen ─ ok ─▶ switch
  */
-export async function openBrowserEngine(opts: { persistent: boolean; log: Logger; waiting: () => void }): Promise<Engine> {
+export async function openBrowserEngine(opts: { persistent: boolean; log: Logger; waiting: () => void; fault?: MemoryFault }): Promise<Engine> {
   const { persistent, log } = opts;
   let opened = await openWasmDatabase({ persistent, log, onWaiting: opts.waiting });
   const storage: MutableStorage = { ...opened.storage };
   const driver = createSwitchableDriver(opened.driver);
+  // The development fault switch (ui/app/devtools.ts): set once the engine is up, so start-up itself is healthy.
+  const faulty = opts.fault ? withMemoryFault(driver, null) : null;
   const env: EngineEnv = {
-    driver,
+    driver: faulty ?? driver,
     clock: systemClock,
     ids: randomId,
     log,
@@ -55,6 +58,10 @@ export async function openBrowserEngine(opts: { persistent: boolean; log: Logger
     Object.assign(storage, opened.storage);
     await provide(opened);
     engine = createEngine(env, migrations);
+  }
+  if (faulty && opts.fault) {
+    faulty.fault = opts.fault;
+    log.warn('db.memory-fault', { fault: opts.fault });
   }
   if (opened.readOnly) {
     opened.readOnly.lockWrites();

@@ -5,10 +5,12 @@ import { createDbHost, type DbHost } from './db-host';
 import { openBrowserEngine } from './open-engine';
 import type { HostEvent, HostInfo } from './messages';
 import type { IpcResponse } from '../../domain/errors';
+import type { MemoryFault } from '../store/memory-faults';
 import { markStartup, startupMarks, type StartupStage } from './startup-marks';
 
 export interface DbWorkerApi {
-  start(opts: { persistent: boolean }): void;
+  /** `fault`: a development switch that makes the memory tables unreadable (store/memory-faults.ts). */
+  start(opts: { persistent: boolean; fault?: MemoryFault }): void;
   call(req: EngineRequest): Promise<IpcResponse<unknown>>;
   subscribe(listener: (event: HostEvent) => void): void;
   info(): HostInfo | null;
@@ -29,13 +31,13 @@ export function createDbWorkerApi(): DbWorkerApi {
     return host;
   };
   return {
-    start({ persistent }) {
+    start({ persistent, fault }) {
       if (host) return;
       host = createDbHost({
         // A guest tab's in-memory database is its own: it never serves (or uses) the tabs on OPFS.
         isolated: !persistent,
         openEngine: async ({ waiting }) => {
-          const engine = await openBrowserEngine({ persistent, log, waiting });
+          const engine = await openBrowserEngine({ persistent, log, waiting, ...(fault ? { fault } : {}) });
           markStartup('engine');
           return engine;
         },

@@ -33,6 +33,7 @@ import * as embeddingInput from '../embeddings/schemas';
 import type { EraseReport } from '../store/erase';
 import type * as Turn from '../turn/types';
 import type * as Life from '../lifecycle/types';
+import type * as Clearing from '../clearing';
 
 const none = z.strictObject({});
 const id = z.string().min(1).max(100);
@@ -784,6 +785,19 @@ export const contract = {
     errors: ['NOT_FOUND'],
     write: true,
   }),
+  // ── clearing that means it (issue 19) ─────────────────────────────────────
+  /**
+   * 003 memory:clear:all: a fresh user — every memory, episode, rule (with history, conflicts, feedback), run,
+   * profile version and summary; the conversations only with `includeConversations`. Only with `confirm: true`
+   * (MEMORY_CLEAR_CONFIRM_REQUIRED otherwise, and nothing changes); recorded in the clear log.
+   */
+  'memory.clearAll': call<Clearing.ClearAllReport>()({
+    input: z.strictObject({ confirm: z.boolean().default(false), includeConversations: z.boolean().default(false) }),
+    errors: ['MEMORY_CLEAR_CONFIRM_REQUIRED'],
+    write: true,
+  }),
+  /** The clear log, newest first: when, what, how many of each kind, and the local profile that asked. */
+  'memory.clearLog': call<Clearing.ClearLogEntry[]>()({ input: z.strictObject({ limit: z.number().int().min(1).max(200).default(50) }) }),
 } as const satisfies Record<string, CallSpec>;
 
 export type Contract = typeof contract;

@@ -106,4 +106,8 @@ export interface ProjectClearReport {
   history: number;
   feedbackEvents: number;
   workingMemory: number;
+  /** Issue 19: the project's long-term memories, runs and conversation summaries went too. */
+  memories: number;
+  runs: number;
+  summaries: number;
 }

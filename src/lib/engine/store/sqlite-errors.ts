@@ -17,3 +17,12 @@ export function classifySqliteError(err: unknown): EngineError | null {
     return new EngineError('DB_UNAVAILABLE', 'The database could not be read or written. Reload the app to try again.');
   return null;
 }
+
+/**
+ * A read that failed because the database (or a table of it) cannot be read right now — damaged, an
+ * I/O error, locked — not a bug: what the memory sources degrade on (003 记忆系统降级策略).
+ */
+export function isUnreadable(err: unknown): boolean {
+  if (err instanceof EngineError) return err.code === 'DB_UNAVAILABLE';
+  return classifySqliteError(err)?.code === 'DB_UNAVAILABLE';
+}

@@ -1,3 +1,4 @@
+import type { MemoryFault } from '../../engine/store/memory-faults';
 import * as Comlink from 'comlink';
 import type { IpcError } from '../../domain/errors';
 import { createCaller, type EngineCaller } from '../../engine/client/caller';
@@ -74,7 +75,7 @@ class Connection {
     return this.#jobs;
   }
 
-  start(opts: { persistent: boolean }): void {
+  start(opts: { persistent: boolean; fault?: MemoryFault }): void {
     if (this.#started) return;
     this.#started = true;
     const dbWorker = new Worker(new URL('../../../../workers/db.worker.ts', import.meta.url), { type: 'module', name: 'engram-db' });

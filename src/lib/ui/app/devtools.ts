@@ -15,3 +15,19 @@ export function devtoolsEnabled(opts: { dev: boolean; storage: Pick<Storage, 'ge
     return false; // storage blocked
   }
 }
+
+/** localStorage key of the development fault switch (devtools only): `memory-unreadable`. */
+export const FAULT_KEY = 'engram.fault';
+
+/**
+ * The fault the DB worker starts with, for the no-memory mode's end-to-end test (issue 19): only where
+ * the devtools are on, so a normal session can never be started broken.
+ */
+export function devFault(opts: { dev: boolean; storage: Pick<Storage, 'getItem'> | undefined }): 'memory-unreadable' | null {
+  if (!devtoolsEnabled(opts)) return null;
+  try {
+    return opts.storage?.getItem(FAULT_KEY) === 'memory-unreadable' ? 'memory-unreadable' : null;
+  } catch {
+    return null;
+  }
+}

@@ -6,6 +6,7 @@ import type { Input } from '../../../engine/protocol/contract';
 import type { PreparedTurn } from '../../../engine/turn/types';
 import type { ModelSettings } from '../../../domain/llm/settings';
 import { errorText } from '../../app/handle-error.svelte';
+import { memoryStatus } from '../../app/memory-status.svelte';
 import { t } from '../../i18n/i18n.svelte';
 import type { ChatDeps } from './chat-deps';
 import { emptyWindow, loadEarlier, loadLater, newestPage, pageAround, reread, type ListPage, type MessageWindow } from './message-paging';
@@ -230,6 +231,7 @@ export class ChatSession {
         userMessageId: (p) => p.message.id,
         model: settings.model,
         onPrepared: (p) => {
+          if (p.context.ok) memoryStatus.note(p.context.run.memoryDegraded);
           if (this.sessionId === null || this.sessionId === p.session.id) this.sessionId = p.session.id;
           this.#showUser(p.message, p.removed);
         },

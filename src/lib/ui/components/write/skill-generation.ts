@@ -13,6 +13,7 @@ import { startGeneration, type Generation, type GenerationPhase } from '../../..
 import type { Input } from '../../../engine/protocol/contract';
 import type { ContextBuildResult } from '../../../engine/context/types';
 import type { WriteDeps } from './write-deps';
+import { memoryStatus } from '../../app/memory-status.svelte';
 
 export type SkillBuild = Omit<Input<'context.build'>, 'kind' | 'requestId' | 'locale' | 'tokenRatio' | 'budgets'>;
 
@@ -39,6 +40,7 @@ export function startSkillGeneration(opts: {
           budgets: budgetsForWindow(settings.contextWindow),
         }),
       runOf: (built) => ({ ok: true, run: { runId: built.runId, messages: built.messages, agentic: false } }),
+      onPrepared: (built) => memoryStatus.note(built.memoryDegraded),
       model: settings.model,
       ...(opts.onPhase ? { onPhase: opts.onPhase } : {}),
       ...(opts.onText ? { onText: opts.onText } : {}),

@@ -9,6 +9,7 @@ import type { EditorState } from './editor-state.svelte';
 import { applyModeOf, applyResult, revertResult, selectionForContext, splitSelection, type ApplyMode, type Selection } from './selection';
 import { recordOutcome } from './skill-outcome';
 import type { WriteDeps, WriteError } from './write-deps';
+import { memoryStatus } from '../../app/memory-status.svelte';
 
 export type RunPhase = 'idle' | 'building' | 'streaming' | 'review';
 
@@ -147,6 +148,7 @@ export class SkillRunner {
       return;
     }
     this.lastRunId = built.data.runId;
+    memoryStatus.note(built.data.memoryDegraded);
     const provider = this.#deps.provider(settings);
     if (!provider.canGenerate) {
       // Nothing to generate, but the run is real: the inspector shows what would have been sent.

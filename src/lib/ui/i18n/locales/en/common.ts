@@ -20,6 +20,8 @@ export const common = {
     exportNow: 'Export now',
     starting: 'Opening your memory…',
     follower: 'Another Engram window holds the database; this one works through it.',
+    /** Issue 19 (seed 003 全部记忆不可用时的兜底): the last context was built without (part of) the memory. */
+    memoryDegraded: 'Memory is unavailable right now; the AI works in general mode',
   },
   update: {
     available: 'A new version of Engram is ready.',

@@ -232,4 +232,22 @@ export const settings = {
     reason: { decay: 'not used for a long time', ttl: 'past its age limit', budget: 'over the storage budget', lru: 'least recently used at the limit' },
     type: { episode: 'writing episode', rule: 'learned rule' },
   },
+  /** Issue 19: clearing that means it (Settings → Memory). */
+  clearing: {
+    title: 'Start fresh',
+    intro: 'Clear all memory: every long-term memory, learned and added rule, episode, feedback, run, the profile and the summaries. Your documents, projects and settings stay.',
+    open: 'Clear all memory…',
+    confirmTitle: 'Clear all memory?',
+    confirmBody: 'Engram will know nothing about you afterwards. This cannot be undone; export a backup first if you may want it back.',
+    confirm: 'Clear all memory',
+    word: 'CLEAR',
+    withConversations: 'Also delete all conversations',
+    done: 'All memory was cleared.',
+    logTitle: 'Clear log',
+    logEmpty: 'Nothing has been cleared on this device.',
+    kindAll: 'All memory',
+    kindProject: 'Project “{{name}}”',
+    by: 'by local profile {{id}}',
+    removed: '{{count}} items removed',
+  },
 } as const;

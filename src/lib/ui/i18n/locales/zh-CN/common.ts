@@ -22,6 +22,8 @@ export const common: Messages<typeof en> = {
     exportNow: '立即导出',
     starting: '正在打开你的记忆…',
     follower: '另一个 Engram 窗口持有数据库，本窗口通过它工作。',
+    /** Issue 19 (seed 003 全部记忆不可用时的兜底): the last context was built without (part of) the memory. */
+    memoryDegraded: '记忆系统暂时不可用，AI 将以通用模式工作',
   },
   update: {
     available: 'Engram 有新版本可用。',

@@ -218,4 +218,22 @@ export const settings: Messages<typeof en> = {
     reason: { decay: '长期未被使用', ttl: '超过保存期限', budget: '超出存储预算', lru: '达到上限时最久未用' },
     type: { episode: '写作情景', rule: '学到的规则' },
   },
+  /** Issue 19: clearing that means it (Settings → Memory). */
+  clearing: {
+    title: '从头开始',
+    intro: '清除全部记忆：所有长期记忆、学到和添加的规则、情景、反馈、运行记录、用户画像和摘要。你的文档、项目和设置会保留。',
+    open: '清除全部记忆…',
+    confirmTitle: '清除全部记忆？',
+    confirmBody: '清除后 Engram 将不再了解你。此操作无法撤销；如果以后可能需要，请先导出备份。',
+    confirm: '清除全部记忆',
+    word: '清除',
+    withConversations: '同时删除所有对话',
+    done: '已清除全部记忆。',
+    logTitle: '清除记录',
+    logEmpty: '此设备上还没有清除过记忆。',
+    kindAll: '全部记忆',
+    kindProject: '项目「{{name}}」',
+    by: '由本地用户 {{id}} 执行',
+    removed: '删除了 {{count}} 项',
+  },
 };

@@ -1,0 +1,2 @@
+export type { ClearAllReport } from './clear-all';
+export type { ClearLogEntry } from './clear-log';
