@@ -88,13 +88,15 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, roo
 
 /**
  * A union's failure names the fields of the alternative that came closest (fewest issues), not the
- * root: an episode without its `candidates` says so (issue 19, 003 "episode 字段缺失").
+ * root: an episode without its `candidates` says so (issue 19, 003 "episode 字段缺失"). Only when that
+ * alternative failed inside the value: a value of none of the union's kinds keeps the union's own
+ * message ("true or a list of character names"), not the first alternative's "expected boolean".
  */
 function closestBranch(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
   return issues.flatMap((issue) => {
     if (issue.code !== 'invalid_union' || !('errors' in issue) || issue.errors.length === 0) return [issue];
     const best = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
-    if (best.length === 0) return [issue];
+    if (best.length === 0 || best.some((inner) => inner.path.length === 0)) return [issue];
     return closestBranch(best.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue));
   });
 }
