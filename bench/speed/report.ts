@@ -31,6 +31,8 @@ export interface SpeedSize {
   native: { store_turn_ms: LatencySummary; recall_ms: LatencySummary; db_bytes: number; wasm_over_native: { store_p50: number; store_p95: number; recall_p50: number; recall_p95: number } };
   /** Seed 003's calls at scale (issue 17), measured at the largest size only. */
   episodes?: EpisodeFigures;
+  /** The machine's 1-minute load average while this size ran (sampled every 10 s): min / median / max. */
+  load?: { min: number; median: number; max: number; samples: number };
 }
 
 export interface EpisodeFigures {
@@ -52,6 +54,8 @@ export interface SpeedResult {
   checks: { id: string; source: string; what: string; limit: number; unit: string; measured: number | null; at: string; pass: boolean | null }[];
   notes: string[];
   elapsed_ms: number;
+  /** When sizes come from more than one run (`--merge`): which run measured which sizes (merge.ts). */
+  runs?: { sizes: number[]; machine: MachineInfo & { chromium: string }; elapsed_ms: number }[];
 }
 
 const r = (s: LatencySummary): LatencySummary => ({ n: s.n, p50: round(s.p50), p95: round(s.p95), p99: round(s.p99), mean: round(s.mean), max: round(s.max) });
@@ -177,7 +181,8 @@ export function checks(sizes: readonly SpeedSize[]): SpeedResult['checks'] {
     const [name, size] = metric.split('@');
     const s = size ? at(Number(size)) : largest;
     if (!s) return { measured: null, at: size ? `${Number(size).toLocaleString('en')} turns (not run)` : '–' };
-    const e = s.episodes;
+    // Episodes are recorded at a run's largest size only: a merged file's largest size may come from a run without them.
+    const e = size ? s.episodes : [...sizes].reverse().find((x) => x.episodes)?.episodes;
     if (name?.startsWith('episode') || name?.startsWith('rules_list')) {
       if (!e) return { measured: null, at: 'episodes not run' };
       const ev: Record<string, number> = {
@@ -285,6 +290,7 @@ export function speedTables(res: SpeedResult, format: 'text' | 'markdown'): stri
     row('bytes per turn (text + rest)', (s) => `${s.storage.bytes_per_turn} (${s.storage.text_bytes_per_turn} + ${s.storage.overhead_bytes_per_turn})`),
     row('worker JS heap / wasm memory (sqlite used)', (s) => `${mb(s.worker_heap.js_heap_used)} / ${mb(s.worker_heap.wasm_memory)} (${mb(s.worker_heap.sqlite_memory_used)})`),
     row('turns prefilled natively / through UI', (s) => `${s.fill.prefilled_natively} / ${s.fill.appended_through_ui}`),
+    row('load average while measured (min / median / max)', (s) => (s.load ? `${s.load.min} / ${s.load.median} / ${s.load.max}` : null)),
   ]);
   const peerNames = [...new Set(res.sizes.flatMap((s) => Object.keys(s.peers)))];
   const peers = table(sizeHeader, [

@@ -1,11 +1,15 @@
 /**
  * npm run bench:speed -- [--sizes 1000,10000,100000] [--out <file.json>] [--sample 1000] [--memories 300]
- *                        [--queries-per-kind 50] [--seed 42] [--no-peers] [--skip-build]
+ *                        [--queries-per-kind 50] [--seed 42] [--no-peers] [--skip-build] [--merge]
+ *
+ * --merge: the sizes measured now join the other sizes already in the results file (merge.ts), e.g.
+ * `--sizes 1000000 --merge` adds the million-turn row to an earlier 1k / 10k / 100k run.
  *
  * Speed and scale of the DB worker on OPFS in headless Chromium, through the UI's own Comlink API, beside
  * MiniSearch and Orama in the same page and the same engine on native SQLite. See bench/README.md.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -14,6 +18,7 @@ import { generateQueries, generateTurns } from '../lib/corpus';
 import { machineInfo, machineLine } from '../lib/machine';
 import { runBrowserSize } from './browser-run';
 import { openNative, writeMemoryBackup } from './native';
+import { mergeResults } from './merge';
 import { checks, sizeReport, speedTables, type SpeedResult, type SpeedSize } from './report';
 import { serveStatic } from './serve';
 
@@ -38,6 +43,8 @@ const { values } = parseArgs({
     /** Peers (in-memory indexes in the page) only up to this size: past it their heap is the page's limit. */
     'peers-max': { type: 'string', default: '100000' },
     'skip-build': { type: 'boolean', default: false },
+    /** Keep the results file's other sizes (measured by an earlier run) and add these to them. */
+    merge: { type: 'boolean', default: false },
     /** Chat turns timed through turn.prepare → scripted model → turn.finish (issue 16). */
     turns: { type: 'string', default: '200' },
     /** Memories in the backup file imported while the stall probe runs (issue 16). */
@@ -116,14 +123,28 @@ async function main(): Promise<void> {
   });
   const file = resolve(values.out ?? join(REPO, 'bench/results/speed.json'));
   mkdirSync(dirname(file), { recursive: true });
+  // Read before the first save overwrites it: every save (partial ones too) keeps the earlier run's sizes.
+  const previous: SpeedResult | null = values.merge && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SpeedResult) : null;
+  if (previous) log(`merging into ${file}: keeping sizes ${previous.sizes.map((s) => s.turns).filter((n) => !sizes.includes(n)).join(', ') || '(none)'}`);
   // Written after every size, so a long run cut short (a million turns on a busy machine) keeps what it measured.
-  const save = (result: SpeedResult) => writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  const save = (result: SpeedResult) => writeFileSync(file, `${JSON.stringify(previous ? mergeResults(previous, result) : result, null, 2)}\n`);
+  // The machine's load while each size runs: on a shared machine absolute times move with it.
+  let loads: number[] = [];
+  const sampler = setInterval(() => loads.push(loadavg()[0] ?? 0), 10_000);
+  const loadOf = (): SpeedSize['load'] => {
+    const xs = [...loads].sort((a, b) => a - b);
+    const r2 = (v: number) => Math.round(v * 100) / 100;
+    return xs.length ? { min: r2(xs[0] as number), median: r2(xs[Math.floor(xs.length / 2)] as number), max: r2(xs.at(-1) as number), samples: xs.length } : undefined;
+  };
   try {
     for (const size of sizes) {
+      loads = [loadavg()[0] ?? 0];
       const ui = Math.min(size, sample);
       const from = size - ui;
       log(`── ${size.toLocaleString('en')} turns: ${from} prefilled natively, ${ui} through the UI path`);
+      const fillStart = performance.now();
       await native.fillTo(from);
+      log(`  native prefill at ${from.toLocaleString('en')} turns (${((performance.now() - fillStart) / 1000).toFixed(0)} s for this size)`);
       // The browser starts from the prefill: with none (every turn through the UI) no native session continues there.
       const open = from > 0 ? native.openSession() : null;
       let prefillUrl: string | null = null;
@@ -159,8 +180,9 @@ async function main(): Promise<void> {
       chromium = browser.chromium;
       if (browser.prefill && browser.prefill.pageSize !== 8192) log(`  WARNING: the browser's page size is ${browser.prefill.pageSize}, the prefill's 8192`);
       if (browser.sessionsListed !== native.sessions()) throw new Error(`the browser holds ${browser.sessionsListed} sessions, native ${native.sessions()}: the prefill did not arrive`);
-      out.push(
-        sizeReport({
+      const load = loadOf();
+      out.push({
+        ...sizeReport({
           turns: size,
           sessions: native.sessions(),
           prefilled: from,
@@ -168,11 +190,13 @@ async function main(): Promise<void> {
           browser,
           native: { storeMs: nativeStore, recallMs: nativeRecall.map((r) => r.ms), dbBytes: nativeBytes },
         }),
-      );
+        ...(load ? { load } : {}),
+      });
       log(`  store p95 ${out.at(-1)?.store_turn_ms.p95} ms, recall p95 ${out.at(-1)?.recall_ms.all.p95} ms`);
       save({ ...resultNow(), notes: [...resultNow().notes, `partial: the run was still going (sizes ${out.map((x) => x.turns).join(', ')} done)`] });
     }
   } finally {
+    clearInterval(sampler);
     native.close();
     rmSync(join(CACHE, 'native.sqlite3'), { force: true });
     server.close();
