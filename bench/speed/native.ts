@@ -10,6 +10,7 @@ import { randomId, systemClock } from '../../src/lib/domain/clock';
 import { silentLogger } from '../../src/lib/domain/log';
 import { createCaller, type EngineCaller } from '../../src/lib/engine/client/caller';
 import { createEngine } from '../../src/lib/engine/engine';
+import type { IpcResponse } from '../../src/lib/domain/errors';
 import type { Input, Method, Output } from '../../src/lib/engine/protocol/contract';
 import { createBetterSqlite3Driver } from '../../src/lib/engine/store/better-sqlite3-driver';
 import { loadMigrationsFromDisk } from '../../src/lib/engine/store/migrations-fs';
@@ -17,6 +18,9 @@ import { generateMemories, generateTurns, type CorpusQuery, type CorpusTurn } fr
 
 /** sqlite-wasm's compiled-in page size (TECH-NOTES "sqlite-wasm"); better-sqlite3 defaults to 4096. */
 export const WASM_PAGE_SIZE = 8192;
+
+/** Turns per transaction in the bulk fill (fillTo). */
+export const FILL_BATCH = 5000;
 
 export interface OpenSession {
   /** The corpus session number … */
@@ -65,12 +69,15 @@ export function openNative(opts: { path: string; seed: number; total: number }):
   let open: OpenSession | null = null;
 
   let pending: CorpusTurn | null = null;
+  const next = (): CorpusTurn => {
+    const n = turns.next();
+    if (n.done) throw new Error('the corpus ran out of turns');
+    return n.value;
+  };
   /** The next turn; a new conversation is opened (and the finished one's summaries made) before it is timed. */
   async function prepare(): Promise<CorpusTurn> {
     if (pending) return pending;
-    const next = turns.next();
-    if (next.done) throw new Error('the corpus ran out of turns');
-    const turn = next.value;
+    const turn = next();
     if (open?.no !== turn.session) {
       // The app's jobs worker makes a conversation's due rolling summaries soon after its turns (summary.roll).
       if (open) await must('summary.roll', { sessionId: open.id });
@@ -90,10 +97,36 @@ export function openNative(opts: { path: string; seed: number; total: number }):
 
   return {
     async fillTo(upTo) {
-      // A bulk fill: no journal file and no fsync (the timed phase restores the browser's durability).
+      // A bulk fill: no journal file and no fsync (the timed phase restores the browser's durability) …
       db.pragma('journal_mode = MEMORY');
       db.pragma('synchronous = OFF');
-      while (stored < upTo) await append();
+      // … and FILL_BATCH turns per transaction. Each call is still one engine write through engine.handle, with
+      // its own transaction — nested, a savepoint — so the rows are those the app writes; what a batch saves is
+      // the per-commit work, above all FTS5 flushing a new index segment (and merging) at every commit.
+      while (stored < upTo) {
+        const sent: { method: Method; reply: Promise<IpcResponse<unknown>> }[] = [];
+        // engine.handle runs a write synchronously up to its answer, so every call lands inside the batch.
+        const send = (method: Method, input: unknown) => sent.push({ method, reply: engine.handle({ method, input }) });
+        const end = Math.min(upTo, stored + FILL_BATCH);
+        engine.env.driver.transaction(() => {
+          while (stored < end) {
+            const turn = pending ?? next();
+            if (!pending && open?.no !== turn.session) {
+              if (open) send('summary.roll', { sessionId: open.id });
+              open = { no: turn.session, id: randomId() };
+              send('session.create', { id: open.id });
+              sessions++;
+            }
+            send('message.append', { sessionId: (open as OpenSession).id, role: turn.role, content: turn.content });
+            pending = null;
+            stored++;
+          }
+        });
+        for (const { method, reply } of sent) {
+          const res = await reply;
+          if (!res.ok) throw new Error(`native ${method}: ${res.error.code} ${res.error.message}`);
+        }
+      }
     },
     async storeTimed(upTo) {
       db.pragma('journal_mode = DELETE');
