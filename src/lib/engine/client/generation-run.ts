@@ -52,6 +52,11 @@ export interface GenerationSpec<P> {
   /** The finish's fields besides the outcome: the user message whose after-reply work it queues, the model's name. */
   userMessageId?: (prepared: P) => number | undefined;
   model?: string;
+  /**
+   * false: the run was finished by an earlier generation and this one only streams another version of it (a
+   * skill's further candidate, 003) — no turn.finish is sent, whatever the outcome. Default true.
+   */
+  finishes?: boolean;
   /** Right after the prepare call answered (the user's message is stored: show it). */
   onPrepared?: (prepared: P) => void;
   onPhase?: (phase: GenerationPhase) => void;
@@ -108,6 +113,7 @@ export function startGeneration<P>(deps: GenerationDeps, spec: GenerationSpec<P>
 
   async function finish(runId: string, body: { outcome: 'completed' | 'canceled' | 'failed' | 'timeout'; text: string; errorCode?: string; toolMemoryIds: string[] }, prepared: P) {
     enter('finishing');
+    if (spec.finishes === false) return { finished: null, finishError: null };
     const opId = newOpId(deps.clock.now());
     const userMessageId = spec.userMessageId?.(prepared);
     const input = {

@@ -1,15 +1,13 @@
-import { stripScaffolding } from '../../../domain/context/reply-clean';
-import { budgetsForWindow } from '../../../domain/context/window-budgets';
 import { classifyOutcome, type ImplicitSignal } from '../../../domain/episodes/signals';
-import { EngineError } from '../../../domain/errors';
-import type { ModelProvider } from '../../../domain/llm/types';
+import type { ModelSettings } from '../../../domain/llm/settings';
+import type { Generation } from '../../../engine/client/generation-run';
 import type { ContextBuildResult, SkillInfo } from '../../../engine/context/types';
 import type { Input } from '../../../engine/protocol/contract';
 import type { EditorState } from './editor-state.svelte';
 import { applyModeOf, applyResult, revertResult, selectionForContext, splitSelection, type ApplyMode, type Selection } from './selection';
 import { recordOutcome } from './skill-outcome';
+import { startSkillGeneration, type SkillBuild } from './skill-generation';
 import type { WriteDeps, WriteError } from './write-deps';
-import { memoryStatus } from '../../app/memory-status.svelte';
 
 export type RunPhase = 'idle' | 'building' | 'streaming' | 'review';
 
@@ -40,10 +38,10 @@ export interface AcceptedResult {
 /**
  * One skill run on the selection (seed 004 "选中 → SKILL → diff → 应用"; seed 003 episodes):
  *
- *   context.build ─▶ no model? ─▶ "needs a model" + see what would be sent · run.complete(completed)
- *        │ model ─▶ stream (Stop ─▶ run.complete(canceled), silent)
+ *   context.build ─▶ no model? ─▶ "needs a model" + see what would be sent · turn.finish(completed)
+ *        │ model ─▶ stream (Stop ─▶ turn.finish(canceled), silent)      (skill-generation.ts → generation-run.ts)
  *        ▼
- *   run.complete(completed) ─▶ review: diff, editable output, "another version" (up to 3 candidates),
+ *   turn.finish(completed) ─▶ review: diff, editable output, "another version" (up to 3 candidates),
  *        a comment ─▶ accept (the shown version) | reject (all) ─▶ the text changes at once, then
  *        episode.record in the background (003 signal) ─▶ Undo within 30 s ─▶ episode.record { undo }
  */
@@ -72,9 +70,8 @@ export class SkillRunner {
   #deps: WriteDeps;
   #editor: EditorState;
   #projectId: () => string | null;
-  #abort: AbortController | null = null;
-  /** The context build in flight, so Stop reaches it too (seed 004 "用户取消"). */
-  #buildId: string | null = null;
+  /** The generation in flight: Stop reaches its build (seed 004 "用户取消") or its stream. */
+  #generation: Generation<ContextBuildResult> | null = null;
   #built: ContextBuildResult | null = null;
   /** Records still on their way (the writer never waits for them; tests and page exits can). */
   #pending = new Set<Promise<void>>();
@@ -124,44 +121,20 @@ export class SkillRunner {
     this.phase = 'building';
     const settings = await this.#deps.settings();
     const projectId = this.#projectId();
-    const requestId = crypto.randomUUID();
-    this.#buildId = requestId;
     const typed = this.instruction.trim();
-    const built = await this.#deps.engine.call('context.build', {
-      requestId,
-      kind: 'skill',
-      skillId: skill.id,
-      documentId,
-      ...(projectId ? { projectId } : {}),
-      message: typed || opts.defaultMessage,
-      typed: typed !== '',
-      selection: selectionForContext(sel),
-      locale: this.#deps.locale(),
-      tokenRatio: settings.tokenRatio,
-      // Per model (004): the layers are cut to fit this model's context window, with room for the reply.
-      budgets: budgetsForWindow(settings.contextWindow),
+    const text = await this.#generate(settings, {
+      build: {
+        skillId: skill.id,
+        documentId,
+        ...(projectId ? { projectId } : {}),
+        message: typed || opts.defaultMessage,
+        typed: typed !== '',
+        selection: selectionForContext(sel),
+      },
     });
-    this.#buildId = null;
-    if (!built.ok) {
-      this.phase = 'idle';
-      if (built.error.code !== 'CANCELED') this.error = built.error;
-      return;
-    }
-    this.lastRunId = built.data.runId;
-    memoryStatus.note(built.data.memoryDegraded);
-    const provider = this.#deps.provider(settings);
-    if (!provider.canGenerate) {
-      // Nothing to generate, but the run is real: the inspector shows what would have been sent.
-      await this.#complete(built.data.runId, 'completed');
-      this.noModelRunId = built.data.runId;
-      this.phase = 'idle';
-      return;
-    }
-    this.#built = built.data;
-    const text = await this.#generate({ provider, built: built.data });
-    if (text === null) return;
-    await this.#complete(built.data.runId, 'completed');
-    this.result = { runId: built.data.runId, skill, mode: applyModeOf(skill), sel, candidates: [text], output: text };
+    if (text === null) return void (this.phase = 'idle');
+    const runId = this.lastRunId as string;
+    this.result = { runId, skill, mode: applyModeOf(skill), sel, candidates: [text], output: text };
     this.current = 0;
     this.edited = text;
     this.phase = 'review';
@@ -174,7 +147,7 @@ export class SkillRunner {
     if (!r || !built || !this.canAddCandidate) return;
     const settings = await this.#deps.settings();
     this.phase = 'streaming';
-    const text = await this.#generate({ provider: this.#deps.provider(settings), built, keepRun: true });
+    const text = await this.#generate(settings, { again: built });
     this.phase = 'review';
     if (text === null) return;
     const candidates = [...r.candidates, text];
@@ -195,8 +168,7 @@ export class SkillRunner {
 
   /** The Stop button: a build in progress is canceled (no run is stored); a stream ends as canceled; nothing is shown. */
   stop(): void {
-    if (this.phase === 'building' && this.#buildId) void this.#deps.engine.call('context.cancel', { requestId: this.#buildId });
-    this.#abort?.abort();
+    this.#generation?.stop();
   }
 
   async accept(): Promise<void> {
@@ -260,48 +232,49 @@ export class SkillRunner {
     this.#pending.add(tracked);
   }
 
-  /** Streams one version; null when it was stopped or failed (the run is closed accordingly unless `keepRun`). */
-  async #generate(opts: { provider: ModelProvider; built: ContextBuildResult; keepRun?: boolean }): Promise<string | null> {
-    const { provider, built } = opts;
-    this.phase = 'streaming';
+  /**
+   * One version through the generation module (engine/client/generation-run.ts, as a chat turn): the build, the
+   * stream and the run's finish, or — `again` — only the stream of a further candidate of a finished run. The
+   * text, or null when there is none to review (no model, stopped, failed, empty; the page is told why).
+   */
+  async #generate(settings: ModelSettings, what: { build: SkillBuild } | { again: ContextBuildResult }): Promise<string | null> {
     this.streamed = '';
-    const abort = new AbortController();
-    this.#abort = abort;
-    try {
-      let text = '';
-      for await (const ev of provider.chatStream({ messages: built.messages, signal: abort.signal })) {
-        if (ev.type !== 'delta') continue;
-        text += ev.text;
-        this.streamed = stripScaffolding(text);
-      }
-      // Headings or citations a model copied from the prompt are no part of the text (issue 15).
-      text = stripScaffolding(text);
-      if (text.trim() === '') {
-        if (!opts.keepRun) {
-          await this.#complete(built.runId, 'completed');
-          this.phase = 'idle';
-        }
-        this.error = { code: 'EMPTY_OUTPUT', message: '' };
-        return null;
-      }
-      return text;
-    } catch (err) {
-      const code = err instanceof EngineError ? err.code : 'INTERNAL';
-      if (!opts.keepRun) {
-        await this.#complete(built.runId, code === 'CANCELED' ? 'canceled' : code === 'TIMEOUT' ? 'timeout' : 'failed');
-        this.phase = 'idle';
-      }
-      if (code !== 'CANCELED') this.error = { code, message: err instanceof Error ? err.message : '' };
+    const generation = startSkillGeneration({
+      deps: this.#deps,
+      provider: this.#deps.provider(settings),
+      settings,
+      ...what,
+      onPrepared: (built) => (this.lastRunId = built.runId),
+      onPhase: (phase) => {
+        if (phase === 'streaming') this.phase = 'streaming';
+      },
+      onText: (text) => (this.streamed = text),
+    });
+    this.#generation = generation;
+    const out = await generation.done;
+    this.#generation = null;
+    this.streamed = '';
+    if (out.kind === 'unprepared') {
+      if (out.error.code !== 'CANCELED') this.error = out.error;
       return null;
-    } finally {
-      this.#abort = null;
-      this.streamed = '';
     }
-  }
-
-  async #complete(runId: string, status: 'completed' | 'canceled' | 'failed' | 'timeout'): Promise<void> {
-    const res = await this.#deps.engine.call('run.complete', { runId, status });
-    if (!res.ok && !this.error) this.error = res.error;
+    if (out.finishError && !this.error) this.error = out.finishError;
+    if (out.kind === 'no-model') {
+      // Nothing to generate, but the run is real: the inspector shows what would have been sent.
+      if (!('again' in what)) this.noModelRunId = out.runId;
+      return null;
+    }
+    if (out.kind === 'stopped') return null;
+    if (out.kind === 'failed') {
+      this.error = out.error ?? { code: 'INTERNAL', message: '' };
+      return null;
+    }
+    if (out.text.trim() === '') {
+      this.error = { code: 'EMPTY_OUTPUT', message: '' };
+      return null;
+    }
+    if (!('again' in what)) this.#built = out.prepared;
+    return out.text;
   }
 
   #finishReview(): void {

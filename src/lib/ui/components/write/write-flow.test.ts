@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { budgetsForWindow, LAYER_IDS, replyReserve } from '../../../domain/context';
 import { EngineError } from '../../../domain/errors';
+import { createCaller } from '../../../engine/client/caller';
 import { memoryProjectFileStore, type ProjectFileStore } from '../../../engine/files/project-file-store';
 import { createTestEngine, expectOk } from '../../../engine/testing';
 import { InspectState } from '../inspect/inspect-state.svelte';
@@ -174,6 +175,28 @@ describe('Write page against a real engine', () => {
     const budgets = budgetsForWindow(4096);
     expect(Object.fromEntries(run.layers.map((l) => [l.id, l.budget]))).toEqual(budgets);
     expect(run.totalTokens + replyReserve(4096)).toBeLessThanOrEqual(4096);
+  });
+
+  it('a run and another version go through the generation module: one context.build and one turn.finish, no run.complete (issue 16)', async () => {
+    const t = await createTestEngine();
+    const calls: string[] = [];
+    const engine = createCaller({ call: (req) => (calls.push(req.method), t.engine.handle(req)) });
+    let n = 0;
+    const { deps } = testWriteDeps({ engine, now: () => t.clock.now(), provider: scriptedProvider({ reply: () => `院子里很静。${++n}` }) });
+    const w = new WriteState(deps);
+    await w.start();
+    await w.createProject('Novel');
+    await w.createDocument('Chapter 1');
+    w.editor.input(CHAPTER);
+    await w.editor.flush();
+    const start = CHAPTER.indexOf(SELECTED);
+    calls.length = 0;
+    await w.runner.run({ skillId: 'polish', start, end: start + SELECTED.length, defaultMessage: 'Polish.' });
+    await w.runner.another();
+    expect(w.runner.phase).toBe('review');
+    expect(w.runner.result?.candidates).toEqual(['院子里很静。1', '院子里很静。2']);
+    expect(calls.filter((c) => /^(context|turn|run)\./.test(c))).toEqual(['context.build', 'turn.finish']);
+    expect(expectOk(await t.engine.call('run.get', { runId: w.runner.lastRunId! })).status).toBe('completed');
   });
 
   it('Stop cancels the run silently', async () => {
