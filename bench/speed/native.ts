@@ -30,8 +30,11 @@ export interface OpenSession {
 }
 
 export interface NativeRun {
-  /** Appends turns up to `upTo` (exclusive) as fast as possible (journal in memory, no fsync: a bulk fill, not timed). */
-  fillTo(upTo: number): Promise<void>;
+  /**
+   * Appends turns up to `upTo` (exclusive) as fast as possible (journal in memory, no fsync: a bulk fill, not timed);
+   * `progress` is told the turns stored after each batch (a million turns take tens of minutes).
+   */
+  fillTo(upTo: number, progress?: (stored: number) => void): Promise<void>;
   /** Appends turns up to `upTo`, timing each call, with the browser's durability (rollback journal, synchronous = FULL). */
   storeTimed(upTo: number): Promise<number[]>;
   recall(queries: readonly CorpusQuery[], limit: number): Promise<{ kind: string; ms: number }[]>;
@@ -96,7 +99,7 @@ export function openNative(opts: { path: string; seed: number; total: number }):
   }
 
   return {
-    async fillTo(upTo) {
+    async fillTo(upTo, progress) {
       // A bulk fill: no journal file and no fsync (the timed phase restores the browser's durability) …
       db.pragma('journal_mode = MEMORY');
       db.pragma('synchronous = OFF');
@@ -126,6 +129,7 @@ export function openNative(opts: { path: string; seed: number; total: number }):
           const res = await reply;
           if (!res.ok) throw new Error(`native ${method}: ${res.error.code} ${res.error.message}`);
         }
+        progress?.(stored);
       }
     },
     async storeTimed(upTo) {

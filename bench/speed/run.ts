@@ -143,7 +143,13 @@ async function main(): Promise<void> {
       const from = size - ui;
       log(`── ${size.toLocaleString('en')} turns: ${from} prefilled natively, ${ui} through the UI path`);
       const fillStart = performance.now();
-      await native.fillTo(from);
+      let told = native.turns();
+      await native.fillTo(from, (stored) => {
+        if (stored - told < 50_000) return;
+        told = stored;
+        const s = (performance.now() - fillStart) / 1000;
+        log(`  native prefill: ${stored.toLocaleString('en')} turns (${s.toFixed(0)} s for this size, load ${(loadavg()[0] ?? 0).toFixed(1)})`);
+      });
       log(`  native prefill at ${from.toLocaleString('en')} turns (${((performance.now() - fillStart) / 1000).toFixed(0)} s for this size)`);
       // The browser starts from the prefill: with none (every turn through the UI) no native session continues there.
       const open = from > 0 ? native.openSession() : null;
