@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MachineInfo } from '../lib/machine';
 import { mergeResults } from './merge';
-import { checks, type SpeedResult, type SpeedSize } from './report';
+import { checks, speedTables, type SpeedResult, type SpeedSize } from './report';
 import { episodeFigures, speedSize } from './testing';
 
 const machine = (commit: string, date: string): MachineInfo & { chromium: string } => ({
@@ -45,6 +45,9 @@ describe('--merge: one size measured alone joins an earlier run', () => {
     expect(merged.notes.filter((n) => n.startsWith('partial:'))).toEqual([]);
     expect(merged.notes.at(-1)).toMatch(/^merged results: sizes 1,000, 10,000, 100,000 from one run \(.*commit aaa1111.*\); sizes 1,000,000 from one run \(.*commit bbb2222/);
     expect(merged.elapsed_ms).toBe(2000);
+    // Each size's load average is shown beside it (the earlier run's sizes had none: '–').
+    expect(speedTables(merged, 'text')).toMatch(/load average while measured.*–.*–.*–.*3 \/ 4 \/ 6/);
+    expect(speedTables(earlier(), 'text')).not.toContain('load average');
   });
 
   it('a size measured again replaces the old row, and merging twice keeps each run’s own sizes', () => {

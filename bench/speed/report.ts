@@ -290,7 +290,7 @@ export function speedTables(res: SpeedResult, format: 'text' | 'markdown'): stri
     row('bytes per turn (text + rest)', (s) => `${s.storage.bytes_per_turn} (${s.storage.text_bytes_per_turn} + ${s.storage.overhead_bytes_per_turn})`),
     row('worker JS heap / wasm memory (sqlite used)', (s) => `${mb(s.worker_heap.js_heap_used)} / ${mb(s.worker_heap.wasm_memory)} (${mb(s.worker_heap.sqlite_memory_used)})`),
     row('turns prefilled natively / through UI', (s) => `${s.fill.prefilled_natively} / ${s.fill.appended_through_ui}`),
-    row('load average while measured (min / median / max)', (s) => (s.load ? `${s.load.min} / ${s.load.median} / ${s.load.max}` : null)),
+    ...(res.sizes.some((s) => s.load) ? [row('load average while measured (min / median / max)', (s) => (s.load ? `${s.load.min} / ${s.load.median} / ${s.load.max}` : null))] : []),
   ]);
   const peerNames = [...new Set(res.sizes.flatMap((s) => Object.keys(s.peers)))];
   const peers = table(sizeHeader, [
