@@ -122,7 +122,7 @@ export class SkillRunner {
     const settings = await this.#deps.settings();
     const projectId = this.#projectId();
     const typed = this.instruction.trim();
-    const text = await this.#generate(settings, {
+    const version = await this.#generate(settings, {
       build: {
         skillId: skill.id,
         documentId,
@@ -132,8 +132,8 @@ export class SkillRunner {
         selection: selectionForContext(sel),
       },
     });
-    if (text === null) return void (this.phase = 'idle');
-    const runId = this.lastRunId as string;
+    if (version === null) return void (this.phase = 'idle');
+    const { runId, text } = version;
     this.result = { runId, skill, mode: applyModeOf(skill), sel, candidates: [text], output: text };
     this.current = 0;
     this.edited = text;
@@ -147,9 +147,10 @@ export class SkillRunner {
     if (!r || !built || !this.canAddCandidate) return;
     const settings = await this.#deps.settings();
     this.phase = 'streaming';
-    const text = await this.#generate(settings, { again: built });
+    const version = await this.#generate(settings, { again: built });
     this.phase = 'review';
-    if (text === null) return;
+    if (version === null) return;
+    const { text } = version;
     const candidates = [...r.candidates, text];
     this.result = { ...r, candidates, output: text };
     this.current = candidates.length - 1;
@@ -235,9 +236,9 @@ export class SkillRunner {
   /**
    * One version through the generation module (engine/client/generation-run.ts, as a chat turn): the build, the
    * stream and the run's finish, or — `again` — only the stream of a further candidate of a finished run. The
-   * text, or null when there is none to review (no model, stopped, failed, empty; the page is told why).
+   * version and its run, or null when there is none to review (no model, stopped, failed, empty; the page is told why).
    */
-  async #generate(settings: ModelSettings, what: { build: SkillBuild } | { again: ContextBuildResult }): Promise<string | null> {
+  async #generate(settings: ModelSettings, what: { build: SkillBuild } | { again: ContextBuildResult }): Promise<{ runId: string; text: string } | null> {
     this.streamed = '';
     const generation = startSkillGeneration({
       deps: this.#deps,
@@ -274,7 +275,7 @@ export class SkillRunner {
       return null;
     }
     if (!('again' in what)) this.#built = out.prepared;
-    return out.text;
+    return { runId: out.runId, text: out.text };
   }
 
   #finishReview(): void {
