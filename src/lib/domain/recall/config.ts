@@ -107,10 +107,6 @@ export interface RetrievalConfig {
   /** Weights of the conversation's document rank and of its best turn's rank in that fusion. */
   sessionDocumentWeight: number;
   sessionTurnWeight: number;
-  /** EXPERIMENT (issue 18, not kept): a conversation's turn lane = summed relevance of its this many best head turns. */
-  sessionTurnDepth: number;
-  /** EXPERIMENT (issue 18, not kept): the document scored per question term by its best user turn (saturated). */
-  sessionDocumentPerTerm: boolean;
   /** A turn's score × (1 + conversationBoost × its conversation's fused relevance): the conversation ranking lends to its turns (0 = off). */
   conversationBoost: number;
 
@@ -183,8 +179,6 @@ export const DEFAULT_RETRIEVAL_CONFIG: Readonly<RetrievalConfig> = Object.freeze
   sessionFusionK: 60,
   sessionDocumentWeight: 0,
   sessionTurnWeight: 1,
-  sessionTurnDepth: 1,
-  sessionDocumentPerTerm: false,
   conversationBoost: 0,
   memoryCandidates: 200,
   preferenceLane: 20,

@@ -103,10 +103,9 @@ export function recallTurns(
   if (refined) ranked = rankScored(evidence, { top, refined, ...fusion });
 
   // ── 5 order: the conversations as units, and what they lend their turns ───────────────────────────────────────
-  const documentLanes = cfg.sessionDocumentPerTerm ? termLanes(terms.weighted) : terms.lanes;
-  let conversations = cfg.sessionRanking ? conversationRanking(ranked, facts, { source, lanes: documentLanes, semantic, cfg, input }) : conversationsOfTurns(ranked, facts, source, input);
+  let conversations = cfg.sessionRanking ? conversationRanking(ranked, facts, { source, lanes: terms.lanes, semantic, cfg, input }) : conversationsOfTurns(ranked, facts, source, input);
   if (cfg.sessionRanking && cfg.conversationBoost > 0) {
-    const all = conversationRanking(ranked, facts, { source, lanes: documentLanes, semantic, cfg, input: { ...input, limit: cfg.sessionCandidates } });
+    const all = conversationRanking(ranked, facts, { source, lanes: terms.lanes, semantic, cfg, input: { ...input, limit: cfg.sessionCandidates } });
     const rel = new Map(all.map((c) => [c.conversationId, c.relevance]));
     const boosted = new Map(refined ?? []);
     for (const r of ranked) {
@@ -155,14 +154,6 @@ function readSpeaker(query: string, source: TurnSource, cfg: RetrievalConfig): {
   };
 }
 
-/** One lane per kept term (with its other forms): a conversation's document scores each term once. */
-function termLanes(terms: readonly WeightedTerm[]): { match: string; from: number }[] {
-  return terms.flatMap((t) => {
-    const match = buildMatchQuery([t.keyword, ...(t.forms ?? [])], { prefix: false });
-    return match ? [{ match, from: 0 }] : [];
-  });
-}
-
 /** The ids of the `n` best bm25 ranks (lower is better), best first. */
 function bestOf(ranks: ReadonlyMap<number, number>, n: number): number[] {
   return [...ranks].sort((a, b) => a[1] - b[1]).slice(0, n).map(([id]) => id);
@@ -204,7 +195,7 @@ function conversationRanking(
   opts: { source: TurnSource; lanes: readonly { match: string; from: number }[]; semantic: SemanticLane | null; cfg: RetrievalConfig; input: RecallInput },
 ): ConversationHit[] {
   const { source, cfg, input } = opts;
-  const documents = opts.lanes.length && cfg.sessionDocumentWeight > 0 ? source.sessionDocuments(opts.lanes, cfg.sessionCandidates, { saturate: cfg.sessionDocumentPerTerm }) : new Map<string, number>();
+  const documents = opts.lanes.length && cfg.sessionDocumentWeight > 0 ? source.sessionDocuments(opts.lanes, cfg.sessionCandidates) : new Map<string, number>();
   // The current conversation is in the context already: it is never "the one it was".
   if (input.currentSessionId) documents.delete(input.currentSessionId);
   let semantic: Map<string, number> | undefined;
@@ -217,10 +208,10 @@ function conversationRanking(
   }
   const turns = ranked.flatMap((r) => {
     const f = facts.get(r.id);
-    return f ? [{ id: r.id, conversationId: f.sessionId, relevance: r.score.relevance }] : [];
+    return f ? [{ id: r.id, conversationId: f.sessionId }] : [];
   });
   const ranks = rankConversations({
-    turns, documents, semantic, semanticWeight: cfg.semanticWeight, documentWeight: cfg.sessionDocumentWeight, turnWeight: cfg.sessionTurnWeight, turnDepth: cfg.sessionTurnDepth, k: cfg.sessionFusionK, limit: input.limit,
+    turns, documents, semantic, semanticWeight: cfg.semanticWeight, documentWeight: cfg.sessionDocumentWeight, turnWeight: cfg.sessionTurnWeight, k: cfg.sessionFusionK, limit: input.limit,
   });
   const info = source.sessionInfo(ranks.map((r) => r.conversationId));
   return ranks.flatMap((r) => {

@@ -21,7 +21,7 @@ export interface ConversationRank {
 
 export function rankConversations(input: {
   /** The turn ranking, best first (the head is enough: a conversation further down has its document). */
-  turns: readonly { id: number; conversationId: string; relevance?: number }[];
+  turns: readonly { id: number; conversationId: string }[];
   /** conversation → its document's score (higher is better). */
   documents: ReadonlyMap<string, number>;
   /** conversation → the best cosine of its turns (absent: no embedding lane). */
@@ -29,8 +29,6 @@ export function rankConversations(input: {
   semanticWeight: number;
   documentWeight?: number;
   turnWeight?: number;
-  /** How many of a conversation's best turns its turn-lane score sums (1 = its best turn's place alone). */
-  turnDepth?: number;
   k: number;
   limit: number;
 }): ConversationRank[] {
@@ -40,16 +38,6 @@ export function rankConversations(input: {
     if (turnRanks.has(t.conversationId)) continue;
     turnRanks.set(t.conversationId, turnRanks.size + 1);
     bestTurn.set(t.conversationId, t.id);
-  }
-  const depth = input.turnDepth ?? 1;
-  if (depth > 1) {
-    const sums = new Map<string, { sum: number; count: number }>();
-    for (const t of input.turns) {
-      const s = sums.get(t.conversationId) ?? { sum: 0, count: 0 };
-      if (s.count < depth) sums.set(t.conversationId, { sum: s.sum + (t.relevance ?? 0), count: s.count + 1 });
-    }
-    const order = [...turnRanks.keys()].sort((a, b) => (sums.get(b)?.sum ?? 0) - (sums.get(a)?.sum ?? 0) || (turnRanks.get(a) ?? 0) - (turnRanks.get(b) ?? 0));
-    order.forEach((c, i) => turnRanks.set(c, i + 1));
   }
   const documentRanks = ranksOf(input.documents);
   const fused = fuseRanks(

@@ -59,7 +59,7 @@ export interface TurnSource {
    * Conversations as documents (session ranking): per conversation, the bm25 relevance (positive, higher is better)
    * of its user turns matching the lanes, summed, plus its summaries'; the best `limit`.
    */
-  sessionDocuments(lanes: readonly LaneQuery[], limit: number, opts?: { saturate?: boolean }): Map<string, number>;
+  sessionDocuments(lanes: readonly LaneQuery[], limit: number): Map<string, number>;
   /** Title and last activity of conversations. */
   sessionInfo(ids: readonly string[]): Map<string, { title: string; lastActive: number }>;
 }

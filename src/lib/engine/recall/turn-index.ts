@@ -189,13 +189,13 @@ export function createTurnIndex(driver: SqlDriver): TurnSource {
       }
       return counted.n;
     },
-    sessionDocuments(lanes: readonly LaneQuery[], limit: number, opts: { saturate?: boolean } = {}): Map<string, number> {
+    sessionDocuments(lanes: readonly LaneQuery[], limit: number): Map<string, number> {
       const out = new Map<string, number>();
       const add = (rows: { s: string; r: number }[]) => {
         const per = new Map<string, number[]>();
         for (const row of rows) if (Number.isFinite(row.r) && row.r > 0) per.set(row.s, [...(per.get(row.s) ?? []), row.r]);
         for (const [k, v] of per) {
-          out.set(k, (out.get(k) ?? 0) + (opts.saturate ? Math.max(...v) : v.reduce((a, b) => a + b, 0)));
+          out.set(k, (out.get(k) ?? 0) + v.reduce((a, b) => a + b, 0));
         }
       };
       for (const lane of lanes) {
