@@ -44,6 +44,10 @@ const { values } = parseArgs({
     'import-memories': { type: 'string', default: '10000' },
     /** Export pieces (1 MB each) read while the stall probe runs. */
     'export-chunks': { type: 'string', default: '20' },
+    /** Vectors mode (issue 18, vectors-run.ts): only the vector figures, at this many dimensions (0: the default run). */
+    vectors: { type: 'string', default: '0' },
+    'vector-rounds': { type: 'string', default: '2' },
+    'vector-store': { type: 'string', default: '500' },
   },
 });
 
@@ -77,6 +81,17 @@ function textBytesOf(count: number): number {
 async function main(): Promise<void> {
   const t0 = performance.now();
   if (sizes.length === 0) throw new Error('--sizes needs at least one positive size');
+  if (int('vectors', values.vectors) > 0) {
+    const file = resolve(values.out ?? join(REPO, 'bench/results/speed-vectors.json'));
+    const { runVectorsMode } = await import('./vectors-run');
+    await runVectorsMode({
+      sizes, dims: int('vectors', values.vectors), seed, queries: generateQueries({ seed, perKind }), rounds: int('vector-rounds', values['vector-rounds']),
+      storeTurns: int('vector-store', values['vector-store']), recallLimit: RECALL_LIMIT, skipBuild: values['skip-build'] ?? false, cache: CACHE,
+      harnessConfig: join(HERE, 'vite.config.ts'), port: PORT, file, log,
+    });
+    console.log(`→ ${file}`);
+    return;
+  }
   if (!values['skip-build']) {
     log('building the harness page (bench/speed → bench/.cache/speed)');
     await build({ configFile: join(HERE, 'vite.config.ts'), logLevel: 'warn' });

@@ -150,7 +150,8 @@ export class VectorIndex {
       let sc = 0;
       for (let b = 0, o = row * stride; b < bytes; b++, o++) sc += lut[(b << 8) | (bits[o] as number)] as number;
       scores[row] = sc;
-      hist[(offset - sc) >> SHIFT]++;
+      const bucket = (offset - sc) >> SHIFT;
+      hist[bucket] = (hist[bucket] as number) + 1;
     }
     let cut = 0;
     for (let seen = 0; cut < hist.length; cut++) {
