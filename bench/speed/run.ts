@@ -1,6 +1,7 @@
 /**
  * npm run bench:speed -- [--sizes 1000,10000,100000] [--out <file.json>] [--sample 1000] [--memories 300]
  *                        [--queries-per-kind 50] [--seed 42] [--no-peers] [--skip-build]
+ *                        [--vectors 384 [--vector-rounds 2] [--vector-store 500]]  (vectors mode: vectors-run.ts)
  *
  * Speed and scale of the DB worker on OPFS in headless Chromium, through the UI's own Comlink API, beside
  * MiniSearch and Orama in the same page and the same engine on native SQLite. See bench/README.md.

@@ -43,7 +43,9 @@ function build(vectors: Int8Array[], dims: number): VectorIndex {
   return index;
 }
 
-describe('VectorIndex two-stage search (sign-bit shortlist → exact int8 rescoring)', () => {
+// CPU-bound (tens of millions of multiply-adds for the exact reference): on the shared 2-core machine under load a
+// test takes up to ~15 s, so the limit is the work's, not a wait's.
+describe('VectorIndex two-stage search (sign-bit shortlist → exact int8 rescoring)', { timeout: 60_000 }, () => {
   const dims = 384;
 
   it('agrees with exact search on ≥ 95% of the top 10 on uniformly random vectors, asked near a stored one (10,000 × 384, 50 questions)', () => {
@@ -58,6 +60,21 @@ describe('VectorIndex two-stage search (sign-bit shortlist → exact int8 rescor
     expect(agreement(index, queries, 10)).toBeGreaterThanOrEqual(0.95);
   });
 
+  it('agrees with exact search on ≥ 95% of the top 10 on uniformly random vectors and random questions (10,000 × 384, the default shortlist for k = 10: 1,000)', () => {
+    // The worst case: no neighbour is really near (top-10 cosines ≈ 0.2). Measured at 100,000 × 384 with the same
+    // 2,000 shortlist (2 %): 0.96 (docs/design/06-retrieval.md).
+    const all = dataset({ n: 10_030, dims, seed: 12, clusters: 0, spread: 1 });
+    const index = build(all.slice(0, 10_000), dims);
+    let sum = 0;
+    const queries = all.slice(10_000);
+    for (const q of queries) {
+      const exact = index.search(q, { k: 10, floor: -1, exact: true }).map((h) => h.id);
+      const fast = new Set(index.search(q, { k: 10, floor: -1 }).map((h) => h.id));
+      sum += exact.filter((id) => fast.has(id)).length / 10;
+    }
+    expect(sum / queries.length).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('agrees with exact search on ≥ 95% of the top 10 on clustered vectors (10,000 × 384 around 50 centres, 50 new questions)', () => {
     // Noise as large as the centre (cosine to the own centre ≈ 0.7): many near neighbours of the same cluster
     // compete, the hard case for a coarse first stage.
@@ -66,10 +83,10 @@ describe('VectorIndex two-stage search (sign-bit shortlist → exact int8 rescor
     expect(agreement(index, all.slice(10_000), 10)).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('agrees on ≥ 95% of the top 50 the recall lane asks for (clustered, 20,000 × 384, shortlist 2,000)', () => {
-    const all = dataset({ n: 20_030, dims, seed: 3, clusters: 100, spread: 0.8 });
-    const index = build(all.slice(0, 20_000), dims);
-    expect(agreement(index, all.slice(20_000), 50)).toBeGreaterThanOrEqual(0.95);
+  it('agrees on ≥ 95% of the top 50 the recall lane asks for (clustered, 10,000 × 384, shortlist 2,000)', () => {
+    const all = dataset({ n: 10_030, dims, seed: 3, clusters: 100, spread: 0.8 });
+    const index = build(all.slice(0, 10_000), dims);
+    expect(agreement(index, all.slice(10_000), 50)).toBeGreaterThanOrEqual(0.95);
   });
 
   it('finds a stored vector itself first, and follows replacements and deletions (the moved last row keeps its bits)', () => {
