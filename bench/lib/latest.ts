@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ABLATION_NOTES, ablationRows, halfRows, type AblationDataset, type AblationResult } from '../recall/ablation';
 import { categoryRows, METRIC_KEYS, summaryRows, type RecallResult } from '../recall/output';
 import { speedTables, type SpeedResult } from '../speed/report';
+import { vectorsSection, type VectorsResult } from '../speed/vectors-report';
 import { machineLine } from './machine';
 import { markdownTable } from './table';
 
@@ -122,6 +123,9 @@ export function renderLatest(): string {
   } else {
     parts.push('(no speed results yet)');
   }
+  // Issue 18: the vectors mode (bench/results/speed-vectors.json).
+  const vectors = read<VectorsResult>('speed-vectors.json');
+  if (vectors) parts.push('', ...vectorsSection(vectors));
   return `${parts.join('\n')}\n`;
 }
 

@@ -12,6 +12,7 @@ import { runPeers, type PeerReport } from './peers';
 import { episodeWorkload, type EpisodeReport } from './episodes';
 import { timeTurns } from './turns';
 import { backgroundStalls } from './stall';
+import { vectorWorkload, type VectorsReport } from './vectors';
 
 export interface PrefillReport {
   bytes: number;
@@ -237,6 +238,11 @@ const api = {
   startupStages,
   turns: (opts: { turns: number }) => timeTurns({ engine: engine as EngineCaller, turns: opts.turns }),
   stalls: (opts: { importUrl: string | null; exportChunks: number }) => backgroundStalls({ engine: engine as EngineCaller, ...opts }),
+  /** The vectors mode (issue 18): a vector per turn, recall with and without the meaning lane, store with and without. */
+  vectors: (opts: { seed: number; dims: number; queries: CorpusQuery[]; limit: number; rounds: number; storeTurns: number }): Promise<VectorsReport> => {
+    if (!engine) throw new Error('the DB worker has not started');
+    return vectorWorkload({ engine, ...opts, baseUrl: `${location.origin}/v1`, setState });
+  },
 };
 
 export type BenchApi = typeof api;

@@ -1,6 +1,7 @@
 /**
  * npm run bench:speed -- [--sizes 1000,10000,100000] [--out <file.json>] [--sample 1000] [--memories 300]
  *                        [--queries-per-kind 50] [--seed 42] [--no-peers] [--skip-build] [--merge]
+ *                        [--vectors 384 [--vector-rounds 2] [--vector-store 500]]  (vectors mode: vectors-run.ts)
  *
  * --merge: the sizes measured now join the other sizes already in the results file (merge.ts), e.g.
  * `--sizes 1000000 --merge` adds the million-turn row to an earlier 1k / 10k / 100k run.
@@ -51,6 +52,10 @@ const { values } = parseArgs({
     'import-memories': { type: 'string', default: '10000' },
     /** Export pieces (1 MB each) read while the stall probe runs. */
     'export-chunks': { type: 'string', default: '20' },
+    /** Vectors mode (issue 18, vectors-run.ts): only the vector figures, at this many dimensions (0: the default run). */
+    vectors: { type: 'string', default: '0' },
+    'vector-rounds': { type: 'string', default: '2' },
+    'vector-store': { type: 'string', default: '500' },
   },
 });
 
@@ -84,6 +89,17 @@ function textBytesOf(count: number): number {
 async function main(): Promise<void> {
   const t0 = performance.now();
   if (sizes.length === 0) throw new Error('--sizes needs at least one positive size');
+  if (int('vectors', values.vectors) > 0) {
+    const file = resolve(values.out ?? join(REPO, 'bench/results/speed-vectors.json'));
+    const { runVectorsMode } = await import('./vectors-run');
+    await runVectorsMode({
+      sizes, dims: int('vectors', values.vectors), seed, queries: generateQueries({ seed, perKind }), rounds: int('vector-rounds', values['vector-rounds']),
+      storeTurns: int('vector-store', values['vector-store']), recallLimit: RECALL_LIMIT, skipBuild: values['skip-build'] ?? false, cache: CACHE,
+      harnessConfig: join(HERE, 'vite.config.ts'), port: PORT, file, log,
+    });
+    console.log(`→ ${file}`);
+    return;
+  }
   if (!values['skip-build']) {
     log('building the harness page (bench/speed → bench/.cache/speed)');
     await build({ configFile: join(HERE, 'vite.config.ts'), logLevel: 'warn' });

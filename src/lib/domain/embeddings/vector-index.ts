@@ -3,18 +3,39 @@
  * (issue 18). Rows live in one growing Int8Array (row-major) with their ids and lengths beside them, so a search
  * is a tight loop over contiguous bytes and adding a vector is amortised O(dims).
  *
- * Search is exact: every stored vector is scored (int8 dot product ÷ the two lengths) and the `k` best kept with a
- * small binary heap. Exact keeps what is found independent of how the index was filled, and it costs ~dims
- * multiply-adds per row (docs/design/06-retrieval.md "Meaning-based recall" has its measured cost at scale).
+ * Search has two stages once the index is larger than a few shortlists (docs/design/06-retrieval.md "Vector search
+ * at scale"):
+ *   1. sign bits — each vector's signs packed 8 to a byte (48 B at 384 dims); a row is scored against the int8
+ *      question by Σ q[i] over its positive dimensions, one 256-entry table look-up per byte of bits (asymmetric:
+ *      the question keeps its magnitudes, which ranks far better than Hamming distance between two sign patterns);
+ *      a histogram of the scores gives the cut that keeps the `shortlist` best without sorting;
+ *   2. exact — int8 dot product ÷ the two lengths on the shortlist only, the `k` best kept with a small binary heap.
+ * Stage 1 costs dims/8 look-ups per row instead of dims multiply-adds. With the default shortlist (≥ 40 × k, ≥ 1000)
+ * the exact top k is almost always inside it (vector-index.test.ts and docs/design/06-retrieval.md have the
+ * measured agreement). Small indexes, and a search whose `allow` rejected shortlisted rows and found fewer than k,
+ * are scored exactly.
+ *
+ * Memory per vector: dims bytes (int8) + dims/8 bytes (sign bits) + 8 (id) + 4 (length) + 4 (stage-1 scratch)
+ * + the id → row Map entry; at 384 dims 448 B + the Map's ≈ 30–40 B.
  */
 export interface VectorHit {
   id: number;
   cosine: number;
 }
 
+/** Exact scoring below this many shortlists' worth of rows (stage 1 would save little). */
+const EXACT_BELOW_SHORTLISTS = 4;
+/** Stage-1 scores are bucketed by 2^SHIFT for the cut (a bucket is a sliver of one q component's range). */
+const SHIFT = 3;
+
 export class VectorIndex {
   readonly dims: number;
+  /** Bytes of sign bits per row (dims / 8, rounded up). */
+  readonly signBytes: number;
   #data: Int8Array;
+  #bits: Uint8Array;
+  /** Stage-1 score per row (scratch, reused by every search). */
+  #dist: Int32Array;
   #ids: Float64Array;
   #norms: Float32Array;
   #size = 0;
@@ -23,7 +44,10 @@ export class VectorIndex {
 
   constructor(dims: number, capacity = 1024) {
     this.dims = dims;
+    this.signBytes = Math.ceil(dims / 8);
     this.#data = new Int8Array(dims * capacity);
+    this.#bits = new Uint8Array(this.signBytes * capacity);
+    this.#dist = new Int32Array(capacity);
     this.#ids = new Float64Array(capacity);
     this.#norms = new Float32Array(capacity);
   }
@@ -47,6 +71,7 @@ export class VectorIndex {
       this.#ids[row] = id;
     }
     this.#data.set(vector, row * this.dims);
+    signBits(vector, this.#bits, row * this.signBytes);
     let n = 0;
     for (let i = 0; i < this.dims; i++) n += (vector[i] as number) * (vector[i] as number);
     this.#norms[row] = Math.sqrt(n);
@@ -61,14 +86,19 @@ export class VectorIndex {
     if (row !== last) {
       const lastId = this.#ids[last] as number;
       this.#data.copyWithin(row * this.dims, last * this.dims, (last + 1) * this.dims);
+      this.#bits.copyWithin(row * this.signBytes, last * this.signBytes, (last + 1) * this.signBytes);
       this.#ids[row] = lastId;
       this.#norms[row] = this.#norms[last] as number;
       this.#rows.set(lastId, row);
     }
   }
 
-  /** The `k` stored vectors most similar to `query` with cosine ≥ floor, best first; `allow` filters ids. */
-  search(query: Int8Array, opts: { k: number; floor: number; allow?: (id: number) => boolean }): VectorHit[] {
+  /**
+   * The `k` stored vectors most similar to `query` with cosine ≥ floor, best first; `allow` filters ids.
+   * `shortlist`: how many rows the sign-bit stage passes to exact scoring (default max(40k, 1000)); `exact` scores
+   * every row (the reference the approximate search is measured against).
+   */
+  search(query: Int8Array, opts: { k: number; floor: number; allow?: (id: number) => boolean; shortlist?: number; exact?: boolean }): VectorHit[] {
     const { dims } = this;
     if (query.length !== dims || opts.k <= 0) return [];
     let qn = 0;
@@ -76,28 +106,95 @@ export class VectorIndex {
     qn = Math.sqrt(qn);
     if (!(qn > 0)) return [];
     const q = new Int32Array(query);
-    const data = this.#data;
+    const shortlist = Math.max(opts.k, Math.floor(opts.shortlist ?? Math.max(40 * opts.k, 1000)));
     const heap: VectorHit[] = [];
-    for (let row = 0; row < this.#size; row++) {
-      const norm = this.#norms[row] as number;
-      if (!(norm > 0)) continue;
-      let a = 0;
-      let b = 0;
-      let o = row * dims;
-      let j = 0;
-      for (; j + 1 < dims; j += 2, o += 2) {
-        a += (data[o] as number) * (q[j] as number);
-        b += (data[o + 1] as number) * (q[j + 1] as number);
+    if (opts.exact || this.#size <= EXACT_BELOW_SHORTLISTS * shortlist) {
+      for (let row = 0; row < this.#size; row++) this.#score(row, q, qn, opts, heap);
+    } else {
+      let rejected = 0;
+      for (const row of this.#shortlist(query, shortlist)) if (this.#score(row, q, qn, opts, heap) === 'rejected') rejected++;
+      // `allow` threw out part of the shortlist and too few are left: the rest of the index may hold allowed ones.
+      if (rejected > 0 && heap.length < opts.k) {
+        heap.length = 0;
+        for (let row = 0; row < this.#size; row++) this.#score(row, q, qn, opts, heap);
       }
-      if (j < dims) a += (data[o] as number) * (q[j] as number);
-      const cosine = (a + b) / (norm * qn);
-      if (cosine < opts.floor || (heap.length === opts.k && cosine <= (heap[0] as VectorHit).cosine)) continue;
-      const id = this.#ids[row] as number;
-      if (opts.allow && !opts.allow(id)) continue;
-      if (heap.length < opts.k) heapPush(heap, { id, cosine });
-      else heapReplaceTop(heap, { id, cosine });
     }
     return heap.sort((x, y) => y.cosine - x.cosine || y.id - x.id);
+  }
+
+  /**
+   * Rows whose sign bits best match the query: each row scored Σ q[i] over the dimensions where its sign is
+   * positive (= half the query's dot product with the row's ±1 signs, less a constant) by a 256-entry table per
+   * byte of bits, so a row costs dims/8 table look-ups. The `n` best (ties at the cut by row order).
+   */
+  #shortlist(query: Int8Array, n: number): Int32Array {
+    const bytes = this.signBytes;
+    const lut = new Int32Array(bytes << 8);
+    for (let b = 0; b < bytes; b++) {
+      const base = b << 8;
+      for (let bit = 0; bit < 8; bit++) {
+        const qv = (query[(b << 3) + bit] as number | undefined) ?? 0;
+        const step = 1 << bit;
+        // Entries with this bit set get q[bit] added: walk the table in runs of `step`.
+        for (let m = step; m < 256; m += step << 1) for (let e = m; e < m + step; e++) lut[base + e] = (lut[base + e] as number) + qv;
+      }
+    }
+    const bits = this.#bits;
+    const stride = this.signBytes;
+    const scores = this.#dist;
+    const size = this.#size;
+    // Scores lie in ±127·dims; buckets of 2^SHIFT keep the histogram small.
+    const offset = 127 * this.dims;
+    const hist = new Uint32Array(((2 * offset) >> SHIFT) + 1);
+    for (let row = 0; row < size; row++) {
+      let sc = 0;
+      for (let b = 0, o = row * stride; b < bytes; b++, o++) sc += lut[(b << 8) | (bits[o] as number)] as number;
+      scores[row] = sc;
+      const bucket = (offset - sc) >> SHIFT;
+      hist[bucket] = (hist[bucket] as number) + 1;
+    }
+    let cut = 0;
+    for (let seen = 0; cut < hist.length; cut++) {
+      seen += hist[cut] as number;
+      if (seen >= n) break;
+    }
+    let atCut = n;
+    for (let d = 0; d < cut; d++) atCut -= hist[d] as number;
+    const out = new Int32Array(n);
+    let i = 0;
+    for (let row = 0; row < size; row++) {
+      const d = (offset - (scores[row] as number)) >> SHIFT;
+      if (d < cut) out[i++] = row;
+      else if (d === cut && atCut > 0) {
+        out[i++] = row;
+        atCut--;
+      }
+    }
+    return i === n ? out : out.subarray(0, i);
+  }
+
+  /** Scores one row into the heap: 'kept', 'skipped' (zero, below the floor or not better than the k-th), 'rejected' by allow. */
+  #score(row: number, q: Int32Array, qn: number, opts: { k: number; floor: number; allow?: (id: number) => boolean }, heap: VectorHit[]): 'kept' | 'skipped' | 'rejected' {
+    const { dims } = this;
+    const data = this.#data;
+    const norm = this.#norms[row] as number;
+    if (!(norm > 0)) return 'skipped';
+    let a = 0;
+    let b = 0;
+    let o = row * dims;
+    let j = 0;
+    for (; j + 1 < dims; j += 2, o += 2) {
+      a += (data[o] as number) * (q[j] as number);
+      b += (data[o + 1] as number) * (q[j + 1] as number);
+    }
+    if (j < dims) a += (data[o] as number) * (q[j] as number);
+    const cosine = (a + b) / (norm * qn);
+    if (cosine < opts.floor || (heap.length === opts.k && cosine <= (heap[0] as VectorHit).cosine)) return 'skipped';
+    const id = this.#ids[row] as number;
+    if (opts.allow && !opts.allow(id)) return 'rejected';
+    if (heap.length < opts.k) heapPush(heap, { id, cosine });
+    else heapReplaceTop(heap, { id, cosine });
+    return 'kept';
   }
 
   #grow(): void {
@@ -111,6 +208,20 @@ export class VectorIndex {
     const norms = new Float32Array(capacity);
     norms.set(this.#norms);
     this.#norms = norms;
+    const bits = new Uint8Array(this.signBytes * capacity);
+    bits.set(this.#bits);
+    this.#bits = bits;
+    this.#dist = new Int32Array(capacity);
+  }
+}
+
+/** The signs of `v` (bit set: positive) packed 8 to a byte into `out` from `at`. */
+function signBits(v: Int8Array, out: Uint8Array, at: number): void {
+  const bytes = Math.ceil(v.length / 8);
+  for (let b = 0; b < bytes; b++) {
+    let byte = 0;
+    for (let bit = 0; bit < 8; bit++) if (((v[(b << 3) + bit] as number | undefined) ?? 0) > 0) byte |= 1 << bit;
+    out[at + b] = byte;
   }
 }
 

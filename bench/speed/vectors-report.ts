@@ -1,0 +1,74 @@
+/**
+ * The vectors mode's results (bench/results/speed-vectors.json, vectors-run.ts) and their section of latest.md,
+ * with issue 18's goal at 100,000 turns: recall p95 with vectors ≤ 1.2 × lexical, store p95 unchanged within noise,
+ * ≤ 0.6 KB more per turn at 384 dimensions.
+ */
+import type { machineInfo } from '../lib/machine';
+import { machineLine } from '../lib/machine';
+import type { LatencySummary } from '../lib/stats';
+import { markdownTable } from '../lib/table';
+
+export interface VectorsSize {
+  turns: number;
+  dims: number;
+  vectors_stored: number;
+  fill_wall_ms: number;
+  db_bytes_before: number;
+  db_bytes_after: number;
+  bytes_per_vector: number;
+  first_meaning_recall_ms: number;
+  recall_ms: { lexical: LatencySummary; meaning: LatencySummary; lexical_repeat: LatencySummary; meaning_cached: LatencySummary };
+  /** p95 with the meaning lane ÷ p95 lexical only: first asks (with the question's embedding round trip), and repeats (cached). */
+  recall_p95_ratio: number;
+  recall_p95_ratio_cached: number;
+  store_ms: { lexical: LatencySummary; with_vectors: LatencySummary };
+  store_p95_ratio: number;
+  embedded_during_store: number;
+  meaning_states: Record<string, number>;
+  mean_results: { lexical: number; meaning: number };
+  endpoint_requests: number;
+}
+
+export interface VectorsResult {
+  machine: ReturnType<typeof machineInfo> & { chromium: string };
+  config: { sizes: number[]; dims: number; seed: number; queries: number; rounds: number; store_turns: number; recall_limit: number };
+  sizes: VectorsSize[];
+  notes: string[];
+  elapsed_ms: number;
+}
+
+export const VECTOR_GOALS = { recallRatio: 1.2, bytesPerTurn: 0.6 * 1024 };
+
+const ms = (s: LatencySummary) => `${s.p95.toFixed(1)} ms (p50 ${s.p50.toFixed(1)})`;
+const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+
+/** The section of latest.md: one table per size, goals checked against what was measured. */
+export function vectorsSection(v: VectorsResult): string[] {
+  const out = [
+    '## Vectors at scale (`npm run bench:speed -- --vectors 384`)',
+    '',
+    `${machineLine(v.machine)}, Chromium ${v.machine.chromium} · ${(v.elapsed_ms / 1000).toFixed(0)} s · ${v.config.queries} questions × ${v.config.rounds} rounds, ${v.config.store_turns} turns stored per block`,
+    '',
+  ];
+  for (const s of v.sizes) {
+    out.push(
+      `${s.turns.toLocaleString('en')} turns, ${s.vectors_stored.toLocaleString('en')} vectors of ${s.dims} dimensions (filled in ${(s.fill_wall_ms / 1000).toFixed(1)} s):`,
+      '',
+      markdownTable(
+        ['figure', 'lexical only', 'with vectors', 'ratio', 'goal'],
+        [
+          ['recall p95 (question embedded through the endpoint)', ms(s.recall_ms.lexical), ms(s.recall_ms.meaning), `×${s.recall_p95_ratio}`, `≤ ×${VECTOR_GOALS.recallRatio}: ${verdict(s.recall_p95_ratio <= VECTOR_GOALS.recallRatio)}`],
+          ['recall p95 (question vector cached: the engine alone)', ms(s.recall_ms.lexical_repeat), ms(s.recall_ms.meaning_cached), `×${s.recall_p95_ratio_cached}`, `≤ ×${VECTOR_GOALS.recallRatio}: ${verdict(s.recall_p95_ratio_cached <= VECTOR_GOALS.recallRatio)}`],
+          ['store p95 (message.append; with: fill running behind)', ms(s.store_ms.lexical), ms(s.store_ms.with_vectors), `×${s.store_p95_ratio}`, 'unchanged within noise'],
+          ['database bytes per turn', '—', `+${s.bytes_per_vector} B`, '—', `≤ ${VECTOR_GOALS.bytesPerTurn} B: ${verdict(s.bytes_per_vector <= VECTOR_GOALS.bytesPerTurn)}`],
+          ['first recall with the lane (loads the vectors)', '—', `${s.first_meaning_recall_ms} ms`, '—', '—'],
+        ],
+      ),
+      '',
+      `Lane state over the meaning asks: ${Object.entries(s.meaning_states).map(([k, n]) => `${k} ${n}`).join(', ')}; endpoint requests ${s.endpoint_requests}; mean results ${s.mean_results.lexical} lexical, ${s.mean_results.meaning} with meaning; ${s.embedded_during_store} new turns embedded while the second store block ran.`,
+      '',
+    );
+  }
+  out.push(...v.notes.map((n) => `- ${n}`), '');
+  return out;
+}

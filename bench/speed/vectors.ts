@@ -1,0 +1,161 @@
+/**
+ * The vectors mode's workload in the harness page (issue 18, `npm run bench:speed -- --vectors 384`): what storing a
+ * vector for every turn costs, measured on the same database in one run, through the UI's own Comlink API.
+ *
+ *   1. store, lexical: `storeTurns` turns appended one at a time (no vectors, no embedding model configured)
+ *   2. fill: a vector for every turn, the way the jobs worker stores them (embeddings.pending → vectors →
+ *      embeddings.store), the vectors from fake-vectors.ts by turn id; database size before and after
+ *   3. recall: alternately lexical only (no embedding model) and with the meaning lane (the harness server's
+ *      /v1/embeddings embeds the question at once), each question asked twice in a row: the first ask includes
+ *      the question's embedding round trip, the second finds it cached (the engine's own cost)
+ *   4. store, with vectors: `storeTurns` more turns appended while a background loop embeds them as they arrive
+ */
+import type { EngineCaller } from '../../src/lib/engine/client/caller';
+import type { Input, Method, Output } from '../../src/lib/engine/protocol/contract';
+import { generateTurns, type CorpusQuery } from '../lib/corpus';
+import { FAKE_EMBEDDING_MODEL, fakeVectorOfId } from './fake-vectors';
+
+export interface VectorsReport {
+  dims: number;
+  /** message.append round trips before any vector exists, and while the background fill embeds the new turns. */
+  storeLexicalMs: number[];
+  storeWithVectorsMs: number[];
+  /** Turns the background fill embedded while the second store block ran. */
+  embeddedDuringStore: number;
+  fill: { vectors: number; wallMs: number; batches: number; dbBytesBefore: number; dbBytesAfter: number };
+  /** The first recall with the meaning lane: loads the model's vectors from SQLite into the in-memory index. */
+  firstMeaningRecallMs: number;
+  recall: {
+    lexicalFirstMs: number[];
+    lexicalSecondMs: number[];
+    meaningFirstMs: number[];
+    meaningSecondMs: number[];
+  };
+  /** Every meaning recall reported the lane 'on' (not degraded), and how many results it had vs lexical. */
+  meaningStates: Record<string, number>;
+  resultsLexical: number;
+  resultsMeaning: number;
+}
+
+async function must<M extends Method>(engine: EngineCaller, method: M, input: Input<M>): Promise<Output<M>> {
+  const res = await engine.call(method, input);
+  if (!res.ok) throw new Error(`${method}: ${res.error.code} ${res.error.message}`);
+  return res.data;
+}
+
+/** One embeddings.pending → embeddings.store round, as the jobs worker's embeddings job does it. */
+async function fillBatch(engine: EngineCaller, opts: { seed: number; dims: number; limit: number }): Promise<number> {
+  const { items } = await must(engine, 'embeddings.pending', { model: FAKE_EMBEDDING_MODEL, limit: opts.limit });
+  if (items.length === 0) return 0;
+  await must(engine, 'embeddings.store', {
+    model: FAKE_EMBEDDING_MODEL,
+    items: items.map((item) => ({ kind: item.kind, id: item.id, vector: fakeVectorOfId(opts.seed, opts.dims, item.id) })),
+  });
+  return items.length;
+}
+
+async function appendTurns(engine: EngineCaller, opts: { seed: number; skip: number; count: number }): Promise<number[]> {
+  const out: number[] = [];
+  let sessionId = '';
+  let current = -1;
+  let index = 0;
+  for (const turn of generateTurns({ seed: opts.seed + 1, count: opts.skip + opts.count })) {
+    if (index++ < opts.skip) continue;
+    if (turn.session !== current) {
+      sessionId = (await must(engine, 'session.create', {})).id;
+      current = turn.session;
+    }
+    const t = performance.now();
+    await must(engine, 'message.append', { sessionId, role: turn.role, content: turn.content });
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+export async function vectorWorkload(opts: {
+  engine: EngineCaller;
+  seed: number;
+  dims: number;
+  queries: CorpusQuery[];
+  limit: number;
+  rounds: number;
+  storeTurns: number;
+  /** The page's origin + /v1: the harness server's fake embedding endpoint. */
+  baseUrl: string;
+  setState: (text: string) => void;
+}): Promise<VectorsReport> {
+  const { engine } = opts;
+  const endpoint = { baseUrl: opts.baseUrl, apiKey: '', model: FAKE_EMBEDDING_MODEL, timeoutMs: 10_000 };
+  await must(engine, 'embeddings.configure', { endpoint: null });
+
+  opts.setState('vectors: store, lexical');
+  const storeLexicalMs = await appendTurns(engine, { seed: opts.seed, skip: 0, count: opts.storeTurns });
+
+  opts.setState('vectors: fill');
+  const dbBytesBefore = (await must(engine, 'system.status', {})).dbBytes;
+  const t0 = performance.now();
+  let vectors = 0;
+  let batches = 0;
+  for (;;) {
+    const n = await fillBatch(engine, { seed: opts.seed, dims: opts.dims, limit: 256 });
+    if (n === 0) break;
+    vectors += n;
+    batches++;
+    if (batches % 40 === 0) {
+      opts.setState(`vectors: filled ${vectors}`);
+      console.log(`[bench] vectors stored ${vectors}`);
+    }
+  }
+  const fill = { vectors, batches, wallMs: performance.now() - t0, dbBytesBefore, dbBytesAfter: (await must(engine, 'system.status', {})).dbBytes };
+
+  opts.setState('vectors: recall');
+  await must(engine, 'embeddings.configure', { endpoint });
+  const tFirst = performance.now();
+  await must(engine, 'recall.search', { query: 'warm-up: load the vectors', limit: opts.limit });
+  const firstMeaningRecallMs = performance.now() - tFirst;
+  const recall = { lexicalFirstMs: [] as number[], lexicalSecondMs: [] as number[], meaningFirstMs: [] as number[], meaningSecondMs: [] as number[] };
+  const meaningStates: Record<string, number> = {};
+  let resultsLexical = 0;
+  let resultsMeaning = 0;
+  const ask = async (text: string) => {
+    const t = performance.now();
+    const data = await must(engine, 'recall.search', { query: text, limit: opts.limit });
+    return { ms: performance.now() - t, data };
+  };
+  for (let round = 0; round < opts.rounds; round++) {
+    for (const meaning of [false, true]) {
+      await must(engine, 'embeddings.configure', { endpoint: meaning ? endpoint : null });
+      for (const q of opts.queries) {
+        const first = await ask(q.text);
+        const second = await ask(q.text);
+        if (meaning) {
+          recall.meaningFirstMs.push(first.ms);
+          recall.meaningSecondMs.push(second.ms);
+          const state = first.data.query.semantic?.state ?? 'missing';
+          meaningStates[state] = (meaningStates[state] ?? 0) + 1;
+          resultsMeaning += first.data.results.length;
+        } else {
+          recall.lexicalFirstMs.push(first.ms);
+          recall.lexicalSecondMs.push(second.ms);
+          resultsLexical += first.data.results.length;
+        }
+      }
+    }
+  }
+
+  opts.setState('vectors: store, with vectors');
+  let stop = false;
+  let embeddedDuringStore = 0;
+  // The jobs worker's fill, following the new turns in the background (batches of 32, as EMBED_BATCH).
+  const background = (async () => {
+    while (!stop) {
+      const n = await fillBatch(engine, { seed: opts.seed, dims: opts.dims, limit: 32 });
+      embeddedDuringStore += n;
+      if (n === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  const storeWithVectorsMs = await appendTurns(engine, { seed: opts.seed, skip: opts.storeTurns, count: opts.storeTurns });
+  stop = true;
+  await background;
+  return { dims: opts.dims, storeLexicalMs, storeWithVectorsMs, embeddedDuringStore, fill, firstMeaningRecallMs, recall, meaningStates, resultsLexical, resultsMeaning };
+}
