@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
 
 // E2E_PORT lets two checkouts on one machine run their end-to-end suites side by side.
 const port = Number(process.env.E2E_PORT ?? 4173);
@@ -23,6 +24,25 @@ export default defineConfig({
       args: ['--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
     },
   },
+  // Two projects in one run: the end-to-end specs, and the visual baselines (issue 15) in a Chromium that sees
+  // only the fonts listed in tests/visual/fonts.conf, so the screenshots match on any machine with those packages.
+  projects: [
+    { name: 'e2e', testDir: 'tests/e2e' },
+    {
+      name: 'visual',
+      testDir: 'tests/visual',
+      // Baselines are named by page, width and language; no {platform} or browser in the name (Linux only).
+      snapshotPathTemplate: '{testDir}/{testFileName}-snapshots/{arg}{ext}',
+      expect: { toHaveScreenshot: { animations: 'disabled', caret: 'hide', scale: 'css', maxDiffPixelRatio: 0.001, threshold: 0.2 } },
+      use: {
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: ['--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', '--font-render-hinting=none', '--disable-lcd-text'],
+          env: { ...process.env, FONTCONFIG_FILE: fileURLToPath(new URL('./tests/visual/fonts.conf', import.meta.url)) },
+        },
+      },
+    },
+  ],
   webServer: {
     // --dev: files are read fresh on each request (the update test ships a new service worker mid-run).
     command: `npx sirv build --single --dev --port ${port} --host 127.0.0.1 --quiet`,

@@ -8,6 +8,8 @@ import base from './playwright.config';
 export default defineConfig({
   ...base,
   testDir: 'tests/reliability',
+  // One project of its own, not the end-to-end and visual projects of the base config.
+  projects: [{ name: 'reliability' }],
   testMatch: '*.spec.ts',
   timeout: 15 * 60_000,
 });

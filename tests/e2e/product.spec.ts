@@ -61,7 +61,8 @@ test.describe('issue 15 with no model', () => {
     await waitForEngine(page);
     await page.getByRole('searchbox').first().fill('我妹妹叫什么名字？');
     await page.getByTestId('recall-ask').click();
-    const hint = page.getByTestId('language-gap-hint');
+    // The Ask panel's hint (about memories); the search list below has its own (about conversations).
+    const hint = page.locator('[data-testid="language-gap-hint"][data-source="memories"]');
     await expect(hint).toBeVisible();
     await expect(hint).toHaveAttribute('data-query', 'zh');
     await expect(hint.getByRole('link')).toHaveAttribute('href', '/settings/model');
@@ -69,6 +70,25 @@ test.describe('issue 15 with no model', () => {
     await page.getByRole('searchbox').first().fill('What is my sister called?');
     await page.getByTestId('recall-ask').click();
     await expect(page.getByTestId('recall-ask-stats')).toBeVisible();
+    await expect(hint).toHaveCount(0);
+  });
+
+  test('the plain search list says so too when a Chinese search meets English conversations', async ({ page }) => {
+    await open(page, '/chat');
+    await sendChat(page, 'Remember that my sister is called Lena.');
+    await waitForMemory(page, 'Lena');
+    await page.goto('/recall');
+    await waitForEngine(page);
+    await page.getByRole('searchbox').first().fill('我妹妹叫什么名字');
+    await expect(page.getByTestId('recall-no-results')).toBeVisible();
+    const hint = page.locator('[data-testid="language-gap-hint"][data-source="conversations"]');
+    await expect(hint).toBeVisible();
+    await expect(hint).toHaveAttribute('data-query', 'zh');
+    await expect(hint).toHaveAttribute('data-library', 'en');
+    await expect(hint.getByRole('link')).toHaveAttribute('href', '/settings/model');
+    // An English search over the same conversations needs no hint.
+    await page.getByRole('searchbox').first().fill('sister');
+    await expect(page.getByTestId('recall-total')).toBeVisible();
     await expect(hint).toHaveCount(0);
   });
 });

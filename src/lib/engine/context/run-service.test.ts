@@ -53,6 +53,30 @@ describe('runs for the inspector', () => {
     expect(items.find((i) => i.id === 'message')?.text).toContain('Where do I live now?');
   });
 
+  it('issue 15: the run list reads each request with SQL (json_extract), never the whole layers JSON; a blank message falls back to the selection', async () => {
+    const t = await createTestEngine();
+    const s = expectOk(await t.engine.call('session.create', { title: 'Trip' }));
+    await chat(t, s.id, 'Which train do I take to Porto?');
+    // A skill run whose message is blank: the list names it by its selection (written as the engine stores layers).
+    const l5 = { id: 'L5', text: '', tokens: 3, items: [{ id: 'message', kind: 'message', text: ' \n\t' }, { id: 'selection', kind: 'selection', text: '  The\n\nold   harbour at dawn  ' }] };
+    t.driver.run(
+      `INSERT INTO context_runs (id, kind, skill_id, session_id, project_id, document_id, stable_prefix_hash, status, created_at, layers, memory_ids, total_tokens, memory_degraded, input_chars, messages)
+       VALUES ('run-skill', 'skill', 'polish', ?, NULL, NULL, 'h', 'completed', 1, ?, '[]', 3, 0, 0, NULL)`,
+      [s.id, JSON.stringify([{ id: 'L1', text: '', tokens: 0, items: [] }, l5])],
+    );
+    const seen: string[] = [];
+    const all = t.driver.all.bind(t.driver);
+    t.driver.all = ((sql: string, params?: never) => {
+      const rows = all(sql, params);
+      if (/FROM context_runs/u.test(sql)) seen.push(...rows.flatMap((r) => Object.keys(r as object)));
+      return rows;
+    }) as typeof t.driver.all;
+    const listed = expectOk(await t.engine.call('run.list', { sessionId: s.id }));
+    expect(listed.map((r) => r.request)).toEqual(['The old harbour at dawn', 'Which train do I take to Porto?']);
+    expect(seen).toContain('request');
+    expect(seen).not.toContain('layers');
+  });
+
   it('only the most recent runs keep their prompt text', async () => {
     const t = await createTestEngine({ context: { runMessagesKept: 2 } });
     const s = expectOk(await t.engine.call('session.create', {}));

@@ -44,13 +44,22 @@ const toSummary = (r: Omit<RunRow, 'layers' | 'memory_ids' | 'messages' | 'input
 
 const REQUEST_CHARS = 120;
 
-/** The start of what was asked: the L5 message (a skill's instruction falls back to its selection). */
-function requestOf(layers: string): string | null {
-  const l5 = (JSON.parse(layers) as LayerResult[]).find((l) => l.id === 'L5');
-  const text = (id: string) => l5?.items?.find((i) => i.id === id)?.text?.trim() || null;
-  const request = text('message') ?? text('selection');
-  return request === null ? null : Array.from(request.replace(/\s+/gu, ' ')).slice(0, REQUEST_CHARS).join('');
-}
+/**
+ * The start of what was asked, read by SQLite from the stored layers (json_each / json_extract) so that listing
+ * runs never ships or parses a run's whole layers JSON: the L5 message, or, for a skill run, its selection.
+ * A blank text (spaces, tabs, new lines) counts as none. At most REQUEST_SQL_CHARS characters leave SQLite.
+ */
+const REQUEST_SQL_CHARS = 4 * REQUEST_CHARS;
+const WS = `' ' || char(9, 10, 13)`;
+const itemText = (itemId: 'message' | 'selection') => `(SELECT substr(trim(json_extract(i.value, '$.text'), ${WS}), 1, ${REQUEST_SQL_CHARS})
+       FROM json_each(l.value, '$.items') AS i
+       WHERE json_extract(i.value, '$.id') = '${itemId}' AND trim(COALESCE(json_extract(i.value, '$.text'), ''), ${WS}) <> '' LIMIT 1)`;
+const REQUEST_SQL = `(SELECT COALESCE(${itemText('message')}, ${itemText('selection')})
+     FROM json_each(context_runs.layers) AS l WHERE json_extract(l.value, '$.id') = 'L5' LIMIT 1)`;
+
+/** The request as listed: white space run together, cut to REQUEST_CHARS characters. */
+const requestOf = (raw: string | null): string | null =>
+  raw === null ? null : Array.from(raw.replace(/\s+/gu, ' ')).slice(0, REQUEST_CHARS).join('');
 
 const toRecord = (r: RunRow): RunRecord & { inputChars: number | null } => ({
   ...toSummary(r),
@@ -142,14 +151,14 @@ export function createRunRepo({ driver, clock }: Pick<EngineEnv, 'driver' | 'clo
       const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
       // Issue 15: a run is listed by what was asked and where — the request (the L5 message the run kept,
       // or its selection) and the conversation's or chapter's title.
-      const rows = driver.all<RunRow & { session_title: string | null; document_title: string | null }>(
-        `SELECT ${SUMMARY_COLUMNS}, layers,
+      const rows = driver.all<Omit<RunRow, 'layers' | 'memory_ids' | 'messages' | 'input_chars'> & { request: string | null; session_title: string | null; document_title: string | null }>(
+        `SELECT ${SUMMARY_COLUMNS}, ${REQUEST_SQL} AS request,
            (SELECT title FROM sessions s WHERE s.id = context_runs.session_id) AS session_title,
            (SELECT title FROM documents d WHERE d.id = context_runs.document_id) AS document_title
          FROM context_runs ${clause} ORDER BY rid DESC LIMIT ?`,
         [...params, opts.limit],
       );
-      return rows.map((r) => ({ ...toSummary(r), request: requestOf(r.layers), where: r.document_title ?? r.session_title ?? null }));
+      return rows.map((r) => ({ ...toSummary(r), request: requestOf(r.request), where: r.document_title ?? r.session_title ?? null }));
     },
     forMessage(messageId: number) {
       const row = driver.get<RunRow>('SELECT * FROM context_runs WHERE message_id = ? ORDER BY rid DESC LIMIT 1', [messageId]);

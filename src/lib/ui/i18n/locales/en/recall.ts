@@ -115,5 +115,12 @@ export const recall = {
     'en-zh':
       'Your question is in English, but most of your memories are in Chinese. Search by words cannot match across languages, so it may find nothing. An embedding model searches by meaning across both.',
     action: 'Set an embedding model in Settings → Model',
+    /** The plain search list searches conversations, by words only; Ask your memory can search by meaning. */
+    conversations: {
+      'zh-en':
+        'Your search is in Chinese, but most of your conversations are in English. Search by words cannot match across languages. With an embedding model, “Ask your memory” above searches by meaning across both.',
+      'en-zh':
+        'Your search is in English, but most of your conversations are in Chinese. Search by words cannot match across languages. With an embedding model, “Ask your memory” above searches by meaning across both.',
+    },
   },
 } as const;
