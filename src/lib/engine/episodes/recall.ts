@@ -6,7 +6,8 @@
  *   similarity  bm25 over the episode's passage and kept text (words + CJK pairs), scaled to the best hit
  *   recency     2^(−age / 30 days)
  *
- * Candidates: the full-text hits and the newest episodes of the scene type (the "time + scene type" lane,
+ * Candidates: the best full-text hits among the newest matches (store/episode-recall-query.ts says why the ranked
+ * set is bounded) and the newest episodes of the scene type (the "time + scene type" lane,
  * which is also what remains when the text index fails — 003's degradation, `degraded: true`). Compressed
  * episodes are not recalled (003 "待压缩：不再参与召回"), and the decay tiers apply (domain/lifecycle/decay.ts):
  * the score is multiplied by 1 (active), the decay score (decaying) or 0 (below 0.3: left out). The best 3–5 are returned (003 "最相关的 3-5 条").
@@ -20,7 +21,8 @@ import { buildMatchQuery } from '../../domain/text/fts-query';
 import { gramsMatchQuery, queryBigrams } from '../../domain/text/grams';
 import { extractKeywords, isStopWord } from '../../domain/text/keywords';
 import { keptText, type EpisodeRepo } from '../store/episode-repo';
-import type { Episode, EpisodeQueryResult, RecalledEpisode } from './types';
+import type { EpisodeScoreRow } from '../store/episode-recall-query';
+import type { EpisodeQueryResult, RecalledEpisode } from './types';
 
 export const RECALL_WEIGHTS = { scene: 0.45, similarity: 0.35, recency: 0.1, importance: 0.1 } as const;
 export const RECALL_HALF_LIFE_MS = 30 * DAY_MS;
@@ -51,16 +53,15 @@ function matchOf(text: string): { match: string | null; keywords: string[] } {
 
 export function recallEpisodes(deps: { episodes: EpisodeRepo; clock: Clock; log: Logger }, q: RecallQuery): EpisodeQueryResult {
   const limit = Math.min(RECALL_MAX, Math.max(1, q.limit ?? RECALL_MAX));
-  const filter = q.projectId === undefined ? {} : { projectId: q.projectId };
   const { match, keywords } = matchOf(q.text);
   const bm25 = new Map<string, number>();
-  const pool = new Map<string, Episode>();
+  const pool = new Map<string, EpisodeScoreRow>();
   let degraded = false;
   if (match) {
     try {
-      for (const hit of deps.episodes.ftsCandidates(match, filter, CANDIDATES)) {
-        bm25.set(hit.episode.id, -hit.rank);
-        pool.set(hit.episode.id, hit.episode);
+      for (const hit of deps.episodes.recall.ranked(match, q.projectId, CANDIDATES)) {
+        bm25.set(hit.row.id, -hit.rank);
+        pool.set(hit.row.id, hit.row);
       }
     } catch {
       // 003 "向量索引不可用 → 回退到时间 + 场景类型精确匹配": the scene lane still answers.
@@ -68,10 +69,10 @@ export function recallEpisodes(deps: { episodes: EpisodeRepo; clock: Clock; log:
       deps.log.warn('episodes.recall-degraded', { reason: 'fts' });
     }
   }
-  if (q.sceneType) for (const e of deps.episodes.recentOfScene({ ...filter, sceneType: q.sceneType }, CANDIDATES)) pool.set(e.id, e);
+  if (q.sceneType) for (const e of deps.episodes.recall.recentOfScene(q.projectId, q.sceneType, CANDIDATES)) pool.set(e.id, e);
   const best = Math.max(0, ...bm25.values());
   const now = deps.clock.now();
-  const scored: RecalledEpisode[] = [];
+  const scored: { row: EpisodeScoreRow; why: Omit<RecalledEpisode['why'], 'matchedTerms'> }[] = [];
   for (const e of pool.values()) {
     if (e.runId !== null && e.runId === q.excludeRunId) continue;
     const sceneMatch = q.sceneType !== undefined && e.sceneType === q.sceneType;
@@ -85,13 +86,11 @@ export function recallEpisodes(deps: { episodes: EpisodeRepo; clock: Clock; log:
     const score =
       weight *
       (RECALL_WEIGHTS.scene * (sceneMatch ? 1 : 0) + RECALL_WEIGHTS.similarity * similarity + RECALL_WEIGHTS.recency * recency + RECALL_WEIGHTS.importance * e.importance);
-    const hay = `${e.inputContext}\n${keptText(e)}`.toLowerCase();
     scored.push({
-      episode: e,
+      row: e,
       why: {
         sceneMatch,
         similarity,
-        matchedTerms: keywords.filter((k) => hay.includes(k.toLowerCase())).slice(0, 8),
         ageDays: Math.round((ageMs / DAY_MS) * 10) / 10,
         importance: e.importance,
         decay: Math.round(decay * 1000) / 1000,
@@ -99,6 +98,16 @@ export function recallEpisodes(deps: { episodes: EpisodeRepo; clock: Clock; log:
       },
     });
   }
-  scored.sort((a, b) => b.why.score - a.why.score || b.episode.createdAt - a.episode.createdAt || (a.episode.id < b.episode.id ? -1 : 1));
-  return { items: scored.filter((s) => s.why.score >= RECALL_MIN_SCORE).slice(0, limit), degraded };
+  scored.sort((a, b) => b.why.score - a.why.score || b.row.createdAt - a.row.createdAt || (a.row.id < b.row.id ? -1 : 1));
+  const winners = scored.filter((s) => s.why.score >= RECALL_MIN_SCORE).slice(0, limit);
+  // Only the 3–5 winners are read whole (their text for the context and the matched terms).
+  const whole = new Map(deps.episodes.getMany(winners.map((w) => w.row.id)).map((e) => [e.id, e]));
+  const items: RecalledEpisode[] = [];
+  for (const w of winners) {
+    const episode = whole.get(w.row.id);
+    if (!episode) continue;
+    const hay = `${episode.inputContext}\n${keptText(episode)}`.toLowerCase();
+    items.push({ episode, why: { ...w.why, matchedTerms: keywords.filter((k) => hay.includes(k.toLowerCase())).slice(0, 8) } });
+  }
+  return { items, degraded };
 }

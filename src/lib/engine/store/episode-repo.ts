@@ -9,6 +9,7 @@ import { EPISODE_FTS_INSERT, episodeFtsColumns } from './fts-columns';
 import { keptText } from '../../domain/episodes/summary';
 import { decayScore } from '../../domain/lifecycle/decay';
 import { reclaimBeforeEpisodeWrite } from '../lifecycle/reclaim';
+import { createEpisodeRecallQuery } from './episode-recall-query';
 
 interface EpisodeRow {
   rid: number;
@@ -232,37 +233,29 @@ export function createEpisodeRepo({ driver, clock, ids }: Pick<EngineEnv, 'drive
       const byId = new Map(rows.map((r) => [r.id, toEpisode(r)]));
       return idList.map((id) => byId.get(id)).filter((e): e is Episode => e !== undefined);
     },
-    /** FTS candidates with bm25 (lower is better); throws when the index fails (the caller degrades). */
-    ftsCandidates(match: string, f: EpisodeFilter, limit: number): { episode: Episode; rank: number }[] {
-      const w = filterSql(f, 'e.');
-      return driver
-        .all<EpisodeRow & { fts_rank: number }>(
-          `SELECT e.*, bm25(episodes_fts, 1.0, 0.5) AS fts_rank FROM episodes_fts JOIN episodes e ON e.rid = episodes_fts.rowid
-           WHERE episodes_fts MATCH ? AND e.compressed = 0 AND ${w.sql} ORDER BY fts_rank LIMIT ?`,
-          [match, ...w.params, limit],
-        )
-        .map(({ fts_rank, ...r }) => ({ episode: toEpisode(r), rank: fts_rank }));
-    },
-    /** The newest episodes of a scene type (the time + scene type lane of recall). */
-    recentOfScene(f: EpisodeFilter, limit: number): Episode[] {
-      const w = filterSql(f);
-      return driver.all<EpisodeRow>(`SELECT * FROM episodes WHERE compressed = 0 AND ${w.sql} ORDER BY rid DESC LIMIT ?`, [...w.params, limit]).map(toEpisode);
-    },
-    /** 003: recall_count + 1 and last_recalled_at = now for the episodes placed in a context. */
+    /** Recall's reads (candidates by full text and by scene type, scoring columns only): episode-recall-query.ts. */
+    recall: createEpisodeRecallQuery(driver),
+    /**
+     * 003: recall_count + 1 and last_recalled_at = now for the episodes placed in a context, and (003 被召回的记忆重新激活)
+     * the stored decay score follows at once (the daily pass would too). One read of the scoring columns and one
+     * UPDATE for the whole list (ids and new scores as one JSON parameter), whatever its length.
+     */
     markRecalled(idList: readonly string[]): number {
       if (idList.length === 0) return 0;
       const now = clock.now();
-      const changed = driver.run(`UPDATE episodes SET recall_count = recall_count + 1, last_recalled_at = ? WHERE id IN (${idList.map(() => '?').join(',')})`, [
-        now,
-        ...idList,
-      ]).changes;
-      // 003 被召回的记忆重新激活: the stored score follows the recall at once (the daily pass would too).
-      const rows = driver.all<EpisodeRow>(`SELECT * FROM episodes WHERE id IN (${idList.map(() => '?').join(',')})`, [...idList]);
-      for (const e of rows.map(toEpisode)) {
-        const decay = decayScore({ createdAt: e.createdAt, lastRecalledAt: e.lastRecalledAt, recallCount: e.recallCount, importance: e.importance, exempt: e.pinned }, now);
-        driver.run('UPDATE episodes SET decay = ? WHERE id = ?', [decay, e.id]);
-      }
-      return changed;
+      const rows = driver.all<{ id: string; created_at: number; recall_count: number; importance: number; pinned: number }>(
+        'SELECT id, created_at, recall_count, importance, pinned FROM episodes WHERE id IN (SELECT value FROM json_each(?))',
+        [JSON.stringify(idList)],
+      );
+      const next = rows.map((r) => ({
+        id: r.id,
+        decay: decayScore({ createdAt: r.created_at, lastRecalledAt: now, recallCount: r.recall_count + 1, importance: r.importance, exempt: r.pinned === 1 }, now),
+      }));
+      return driver.run(
+        `UPDATE episodes SET recall_count = recall_count + 1, last_recalled_at = ?, decay = json_extract(j.value, '$.decay')
+         FROM json_each(?) AS j WHERE episodes.id = json_extract(j.value, '$.id')`,
+        [now, JSON.stringify(next)],
+      ).changes;
     },
     /** 003 "支撑该规则的情景记忆标记为负向": these episodes count against the pattern from now on. */
     negate(idList: readonly string[], mark: { pattern: string; pole: string }): number {

@@ -55,6 +55,22 @@ const toRule = (r: RuleRow): SemanticRule & { order: number } => ({
 const SELECT = `SELECT r.*, (SELECT c.id FROM rule_conflicts c WHERE c.resolved_at IS NULL AND (c.rule_a = r.id OR c.rule_b = r.id) LIMIT 1) AS conflict_id
   FROM semantic_rules r`;
 
+/**
+ * Lists read each rule as three cells, not twenty-one: sqlite-wasm reads every cell (and its column name) through
+ * a call into wasm, and at 60 rules that was most of rules.list (issue 17's benchmark: rules.list within 2× of
+ * memory.list). The text and integer columns travel as one JSON object; the two REAL columns stay cells of their
+ * own so their values are exact (JSON text would round them).
+ */
+const LIST_SELECT = `SELECT json_object('rid', r.rid, 'id', r.id, 'rule', r.rule, 'category', r.category, 'scope', r.scope,
+    'project_id', r.project_id, 'key', r.key, 'supporting', r.supporting, 'contradicting', r.contradicting,
+    'user_confirmed', r.user_confirmed, 'user_modified', r.user_modified, 'source', r.source, 'version', r.version,
+    'status', r.status, 'created_at', r.created_at, 'updated_at', r.updated_at, 'basis', r.basis, 'drifted_at', r.drifted_at,
+    'conflict_id', (SELECT c.id FROM rule_conflicts c WHERE c.resolved_at IS NULL AND (c.rule_a = r.id OR c.rule_b = r.id) LIMIT 1)) AS j,
+  r.confidence AS confidence, r.penalty AS penalty
+  FROM semantic_rules r`;
+const fromListRow = (x: { j: string; confidence: number; penalty: number }) =>
+  toRule({ ...(JSON.parse(x.j) as Omit<RuleRow, 'confidence' | 'penalty'>), confidence: x.confidence, penalty: x.penalty });
+
 /** 003: at most this many active rules; beyond it the least confident learned (unconfirmed) rule goes. */
 export const MAX_ACTIVE_RULES = 200;
 
@@ -78,6 +94,8 @@ export function createRuleRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver' 
     const row = driver.get<RuleRow>(`${SELECT} WHERE r.id = ?`, [id]);
     return row ? toRule(row) : undefined;
   };
+  const listRules = (where: string, params: (string | null)[]) =>
+    driver.all<{ j: string; confidence: number; penalty: number }>(`${LIST_SELECT} WHERE ${where} ORDER BY r.rid`, params).map(fromListRow);
   const mustFind = (id: string) => {
     const r = find(id);
     if (!r || r.status === 'deleted') throw new EngineError('NOT_FOUND', 'No rule with that `id` (it may have been deleted).', { field: 'id' });
@@ -129,23 +147,18 @@ export function createRuleRepo({ driver, clock, ids }: Pick<EngineEnv, 'driver' 
     },
     /** Rules injected for a run: active global rules plus the project's, in creation order. */
     activeFor(projectId: string | null) {
-      return driver
-        .all<RuleRow>(
-          `${SELECT} WHERE r.status = 'active' AND (r.scope = 'global' OR (r.scope = 'project' AND r.project_id = ?)) ORDER BY r.rid`,
-          [projectId],
-        )
-        .map(toRule);
+      return listRules("r.status = 'active' AND (r.scope = 'global' OR (r.scope = 'project' AND r.project_id = ?))", [projectId]);
     },
     list(opts: { scope?: 'global' | 'project'; projectId?: string; includeDeleted: boolean }) {
       const where = [opts.includeDeleted ? '1' : "r.status = 'active'"];
       const params: string[] = [];
       if (opts.scope) (where.push('r.scope = ?'), params.push(opts.scope));
       if (opts.projectId) (where.push("(r.project_id = ? OR r.scope = 'global')"), params.push(opts.projectId));
-      return driver.all<RuleRow>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY r.rid`, params).map(toRule);
+      return listRules(where.join(' AND '), params);
     },
     /** Every rule, deleted ones too (distillation's snapshot: deleted keys are never learned again). */
     all() {
-      return driver.all<RuleRow>(`${SELECT} ORDER BY r.rid`).map(toRule);
+      return listRules('1', []);
     },
     /** Applies a patch; `version` goes up by one whenever anything changes. */
     patch(

@@ -1,0 +1,85 @@
+/**
+ * Episode recall's reads at scale (issue 17's benchmark goal): bm25 ranks only the newest matches, candidates carry
+ * only the scoring columns, and recording a recall is one statement for the whole list.
+ */
+import { describe, expect, it } from 'vitest';
+import { createTestEngine, expectOk, type TestEngine } from '../testing';
+import { createEpisodeRecallQuery, RANK_WINDOW } from './episode-recall-query';
+import { createEpisodeRepo } from './episode-repo';
+
+async function setup() {
+  const t = await createTestEngine();
+  const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+  const other = expectOk(await t.engine.call('project.create', { name: 'q' }));
+  return { t, project, other };
+}
+
+const record = async (t: TestEngine, projectId: string, text: string) => {
+  const e = expectOk(await t.engine.call('episode.record', { skillId: 'continue', projectId, input: text, candidates: [text], selectedIndex: 0 })).episode;
+  t.clock.advance(1_000);
+  return e;
+};
+
+describe('episode recall reads (store/episode-recall-query.ts)', () => {
+  it('ranks only the newest `window` full-text matches: an older match beyond the window is not a text candidate', async () => {
+    const { t, project } = await setup();
+    // The oldest is the best text match (the word three times); four newer ones mention it once.
+    const oldest = await record(t, project.id, 'lighthouse lighthouse lighthouse keeper');
+    const newer = [];
+    for (let i = 0; i < 4; i++) newer.push((await record(t, project.id, `the ${['red', 'blue', 'green', 'grey'][i]} lighthouse by the harbour wall`)).id);
+    await record(t, project.id, 'nothing about the sea here');
+    const q = createEpisodeRecallQuery(t.driver);
+    const all = q.ranked('lighthouse', project.id, 60);
+    expect(all[0]?.row.id).toBe(oldest.id);
+    expect(all).toHaveLength(5);
+    const windowed = q.ranked('lighthouse', project.id, 60, 3);
+    expect(windowed.map((h) => h.row.id).sort()).toEqual(newer.slice(1).sort());
+    // A window wider than the matches ranks them all.
+    expect(q.ranked('lighthouse', project.id, 60, 50)).toHaveLength(5);
+    expect(RANK_WINDOW).toBeGreaterThanOrEqual(100);
+  });
+
+  it('keeps the project scope, leaves compressed episodes out, and carries the scoring columns only', async () => {
+    const { t, project, other } = await setup();
+    const mine = await record(t, project.id, 'a lantern in the rain');
+    const theirs = await record(t, other.id, 'a lantern in the fog');
+    const gone = await record(t, project.id, 'a lantern, long forgotten');
+    t.driver.run("UPDATE episodes SET compressed = 1 WHERE id = ?", [gone.id]);
+    const q = createEpisodeRecallQuery(t.driver);
+    expect(q.ranked('lantern', project.id, 60).map((h) => h.row.id)).toEqual([mine.id]);
+    expect(q.ranked('lantern', undefined, 60).map((h) => h.row.id).sort()).toEqual([mine.id, theirs.id].sort());
+    expect(q.ranked('lantern', null, 60)).toEqual([]);
+    const [hit] = q.ranked('lantern', project.id, 60);
+    expect(Object.keys(hit?.row ?? {}).sort()).toEqual(['createdAt', 'id', 'importance', 'lastRecalledAt', 'pinned', 'recallCount', 'rid', 'runId', 'sceneType'].sort());
+    expect(q.recentOfScene(project.id, mine.sceneType, 60).map((r) => r.id)).toEqual([mine.id]);
+    const everyProject = q.recentOfScene(undefined, mine.sceneType, 60).map((r) => r.id);
+    expect(everyProject).toContain(mine.id);
+    expect(everyProject).not.toContain(gone.id);
+  });
+
+  it('episode.query still returns whole episodes with why, read after scoring', async () => {
+    const { t, project } = await setup();
+    const e = await record(t, project.id, 'the lighthouse keeper climbs the stairs');
+    const res = expectOk(await t.engine.call('episode.query', { projectId: project.id, text: 'lighthouse keeper' }));
+    expect(res.items[0]?.episode).toEqual(expectOk(await t.engine.call('episode.get', { id: e.id })));
+    expect(res.items[0]?.why.matchedTerms).toEqual(expect.arrayContaining(['lighthouse', 'keeper']));
+  });
+
+  it('markRecalled: each listed episode once (duplicates too), recall count, time and decay score in one update', async () => {
+    const { t, project } = await setup();
+    const a = await record(t, project.id, 'first');
+    const b = await record(t, project.id, 'second');
+    const c = await record(t, project.id, 'third');
+    t.driver.run('UPDATE episodes SET decay = 0.5');
+    t.clock.advance(60_000);
+    const repo = createEpisodeRepo({ driver: t.driver, clock: t.clock, ids: () => 'x' });
+    expect(repo.markRecalled([a.id, b.id, a.id])).toBe(2);
+    expect(repo.markRecalled([])).toBe(0);
+    for (const id of [a.id, b.id]) {
+      const e = repo.mustFind(id);
+      expect(e).toMatchObject({ recallCount: 1, lastRecalledAt: t.clock.now() });
+      expect(e.decay).toBeGreaterThan(0.5);
+    }
+    expect(repo.mustFind(c.id)).toMatchObject({ recallCount: 0, lastRecalledAt: null, decay: 0.5 });
+  });
+});

@@ -1,0 +1,92 @@
+import type { SceneType } from '../../domain/episodes/scene-type';
+import type { SqlDriver } from './driver';
+
+/**
+ * The reads episode recall makes (003 情景记忆召回), sized for 10,000 episodes (issue 17's benchmark goal: within 2× of
+ * memory.retrieve). Profiled on the real engine: ranking every full-text match with bm25 was ~70 % of a query (an OR
+ * of ~48 words and CJK pairs matches a third of all episodes), and reading whole rows (candidates, final text, JSON)
+ * for ~100 candidates when 3–5 are returned was most of the rest. So:
+ *
+ *   - bm25 ranks only the newest RANK_WINDOW matches (a rowid range, as turn recall does at 100,000 turns,
+ *     recall/turn-index.ts): finding where that window starts walks the matches' rowids without scoring them;
+ *     older matches are the ones recency (and decay) would rank down anyway;
+ *   - candidates are read as the few columns the score needs; the caller fetches its 3–5 winners whole.
+ *
+ * Each statement has one fixed SQL text per kind of project scope (the driver caches prepared statements by text).
+ */
+export const RANK_WINDOW = 500;
+
+/** What scoring a candidate needs, nothing more. */
+export interface EpisodeScoreRow {
+  rid: number;
+  id: string;
+  runId: string | null;
+  sceneType: SceneType;
+  importance: number;
+  recallCount: number;
+  lastRecalledAt: number | null;
+  pinned: boolean;
+  createdAt: number;
+}
+
+interface Row {
+  rid: number;
+  id: string;
+  run_id: string | null;
+  scene_type: SceneType;
+  importance: number;
+  recall_count: number;
+  last_recalled_at: number | null;
+  pinned: number;
+  created_at: number;
+}
+
+const COLUMNS = 'e.rid, e.id, e.run_id, e.scene_type, e.importance, e.recall_count, e.last_recalled_at, e.pinned, e.created_at';
+
+const toScoreRow = (r: Row): EpisodeScoreRow => ({
+  rid: r.rid,
+  id: r.id,
+  runId: r.run_id,
+  sceneType: r.scene_type,
+  importance: r.importance,
+  recallCount: r.recall_count,
+  lastRecalledAt: r.last_recalled_at,
+  pinned: r.pinned === 1,
+  createdAt: r.created_at,
+});
+
+/** A project's episodes (an id), those of no project (null) or every episode (undefined). */
+export type ProjectScope = string | null | undefined;
+
+/** One fixed SQL text per kind of scope (so each uses episodes_project_scene when a project is named). */
+const projectWhere = (p: ProjectScope): { sql: string; params: string[] } =>
+  p === undefined ? { sql: '1', params: [] } : p === null ? { sql: 'e.project_id IS NULL', params: [] } : { sql: 'e.project_id = ?', params: [p] };
+
+export function createEpisodeRecallQuery(driver: SqlDriver) {
+  return {
+    /**
+     * bm25 (lower is better) of the best `limit` live (not compressed) episodes among the newest `window`
+     * full-text matches. Throws when the index fails (the caller degrades to the scene lane).
+     */
+    ranked(match: string, project: ProjectScope, limit: number, window = RANK_WINDOW): { row: EpisodeScoreRow; rank: number }[] {
+      const from = driver.get<{ rowid: number }>('SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?', [match, window - 1])?.rowid ?? 0;
+      const w = projectWhere(project);
+      return driver
+        .all<Row & { fts_rank: number }>(
+          `SELECT ${COLUMNS}, bm25(episodes_fts, 1.0, 0.5) AS fts_rank FROM episodes_fts JOIN episodes e ON e.rid = episodes_fts.rowid
+           WHERE episodes_fts MATCH ? AND episodes_fts.rowid >= ? AND e.compressed = 0 AND ${w.sql} ORDER BY fts_rank LIMIT ?`,
+          [match, from, ...w.params, limit],
+        )
+        .map(({ fts_rank, ...r }) => ({ row: toScoreRow(r), rank: fts_rank }));
+    },
+    /** The newest live episodes of a scene type (recall's time + scene type lane), scoring columns only. */
+    recentOfScene(project: ProjectScope, sceneType: SceneType, limit: number): EpisodeScoreRow[] {
+      const w = projectWhere(project);
+      return driver
+        .all<Row>(`SELECT ${COLUMNS} FROM episodes e WHERE ${w.sql} AND e.scene_type = ? AND e.compressed = 0 ORDER BY e.rid DESC LIMIT ?`, [...w.params, sceneType, limit])
+        .map(toScoreRow);
+    },
+  };
+}
+
+export type EpisodeRecallQuery = ReturnType<typeof createEpisodeRecallQuery>;
