@@ -1,6 +1,8 @@
 /**
  * npm run bench:speed -- [--sizes 1000,10000,100000] [--out <file.json>] [--sample 1000] [--memories 300]
  *                        [--queries-per-kind 50] [--seed 42] [--no-peers] [--skip-build]
+ * npm run bench:speed -- --lifecycle [--lifecycle-writes 10000] [--lifecycle-old 5000] [--out <file.json>]
+ *                        (seed 003 记忆读写指标达标 with the clean-up in the middle, alone: lifecycle-run.ts)
  *
  * Speed and scale of the DB worker on OPFS in headless Chromium, through the UI's own Comlink API, beside
  * MiniSearch and Orama in the same page and the same engine on native SQLite. See bench/README.md.
@@ -16,6 +18,7 @@ import { runBrowserSize } from './browser-run';
 import { openNative, writeMemoryBackup } from './native';
 import { checks, sizeReport, speedTables, type SpeedResult, type SpeedSize } from './report';
 import { serveStatic } from './serve';
+import { runLifecycleBench } from './lifecycle-run';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
@@ -44,6 +47,10 @@ const { values } = parseArgs({
     'import-memories': { type: 'string', default: '10000' },
     /** Export pieces (1 MB each) read while the stall probe runs. */
     'export-chunks': { type: 'string', default: '20' },
+    /** Only seed 003's writes + retrievals with the lifecycle pass in the middle (issue 19) → speed-lifecycle.json. */
+    lifecycle: { type: 'boolean', default: false },
+    'lifecycle-writes': { type: 'string', default: '10000' },
+    'lifecycle-old': { type: 'string', default: '5000' },
   },
 });
 
@@ -72,6 +79,28 @@ function textBytesOf(count: number): number {
   let bytes = 0;
   for (const t of generateTurns({ seed, count })) bytes += Buffer.byteLength(t.content, 'utf8');
   return bytes;
+}
+
+async function lifecycleOnly(): Promise<void> {
+  if (!values['skip-build']) {
+    log('building the harness page (bench/speed → bench/.cache/speed)');
+    await build({ configFile: join(HERE, 'vite.config.ts'), logLevel: 'warn' });
+  }
+  const server = await serveStatic(DIST, PORT);
+  try {
+    await runLifecycleBench({
+      dist: DIST,
+      cache: CACHE,
+      port: PORT,
+      seed,
+      writes: int('lifecycle-writes', values['lifecycle-writes']),
+      oldEpisodes: int('lifecycle-old', values['lifecycle-old']),
+      out: resolve(values.out ?? join(REPO, 'bench/results/speed-lifecycle.json')),
+      log,
+    });
+  } finally {
+    server.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -184,4 +213,4 @@ async function main(): Promise<void> {
   console.log(`\n${machineLine(result.machine)}, Chromium ${chromium}\n\n${speedTables(result, 'text')}\n\n→ ${file} (${(result.elapsed_ms / 1000).toFixed(0)} s)`);
 }
 
-await main();
+await (values.lifecycle ? lifecycleOnly() : main());

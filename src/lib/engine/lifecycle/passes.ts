@@ -18,8 +18,13 @@ import type { SqlDriver } from '../store/driver';
 import { episodeLabel, type Ledger } from './ledger';
 import type { LedgerReason, PhaseReport } from './types';
 
-const BATCH = 100;
-const COMPRESS_BATCH = 25;
+/**
+ * Rows per step. A slice runs steps until its 20 ms budget has passed, so it can overrun by one step: in Chromium
+ * on OPFS a step of 100 decay updates (or 25 compressions) took 40–80 ms and the stall probe waited up to 170 ms
+ * (bench/results/speed-lifecycle.json); steps of ~5–10 ms keep a slice near its budget.
+ */
+const BATCH = 20;
+const COMPRESS_BATCH = 5;
 
 export interface PassDeps {
   driver: SqlDriver;
@@ -29,7 +34,7 @@ export interface PassDeps {
 
 export interface Pass {
   step(): boolean;
-  report: Omit<PhaseReport, 'phase' | 'slices' | 'ms'>;
+  report: Omit<PhaseReport, 'phase' | 'slices' | 'longestSliceMs' | 'medianSliceMs' | 'ms'>;
 }
 
 const emptyReport = () => ({ scanned: 0, faded: 0, compressed: 0, deleted: 0 });
