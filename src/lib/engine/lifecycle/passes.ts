@@ -10,7 +10,7 @@
  *   purge     compressed episodes below 0.1 or past the 365-day TTL, then beyond 5,000 a project or 50,000
  *             in all (least recently used first); learned rules beyond 200 a scope (lowest confidence first)
  */
-import { decayScore } from '../../domain/lifecycle/decay';
+import { decayScore, ruleDecayScore } from '../../domain/lifecycle/decay';
 import { compressedSummary } from '../../domain/lifecycle/compress';
 import * as B from '../../domain/lifecycle/budgets';
 import type { Clock } from '../../domain/clock';
@@ -70,8 +70,7 @@ export function decayPass({ driver, clock, ledger }: PassDeps): Pass {
       for (const r of rules) {
         report.scanned++;
         // 003 免衰减: confirmed rules (and the user's own, and pinned ones) skip the computation; confidence is never touched.
-        const exempt = r.user_confirmed === 1 || r.source === 'user' || r.pinned === 1;
-        const score = decayScore({ createdAt: r.updated_at, lastRecalledAt: null, recallCount: 0, importance: r.confidence, exempt }, now);
+        const score = ruleDecayScore({ updatedAt: r.updated_at, confidence: r.confidence, userConfirmed: r.user_confirmed === 1, source: r.source === 'user' ? 'user' : 'learned', pinned: r.pinned === 1 }, now);
         if (Math.abs(score - r.decay) > 1e-9) driver.run('UPDATE semantic_rules SET decay = ? WHERE rid = ?', [score, r.rid]);
         if (r.decay >= 0.3 && score < 0.3) {
           report.faded++;
