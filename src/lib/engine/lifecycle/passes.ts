@@ -19,12 +19,11 @@ import { episodeLabel, type Ledger } from './ledger';
 import type { LedgerReason, PhaseReport } from './types';
 
 /**
- * Rows per step. A slice runs steps until its 20 ms budget has passed, so it can overrun by one step: in Chromium
- * on OPFS a step of 100 decay updates (or 25 compressions) took 40–80 ms and the stall probe waited up to 170 ms
- * (bench/results/speed-lifecycle.json); steps of ~5–10 ms keep a slice near its budget.
+ * Rows per step. A slice runs steps until its 20 ms budget has passed, so it overruns by up to one step; small
+ * steps keep a slice near its budget (bench/results/speed-lifecycle.json reports each phase's longest slice).
  */
 const BATCH = 20;
-const COMPRESS_BATCH = 5;
+export const COMPRESS_BATCH = 5;
 
 export interface PassDeps {
   driver: SqlDriver;
@@ -174,13 +173,17 @@ export function compressPass({ driver, clock, ledger }: PassDeps): Pass {
     overBudget ??= driver
       .all<{ p: string | null }>('SELECT project_id AS p FROM episodes WHERE compressed = 0 GROUP BY project_id HAVING COUNT(*) > ?', [B.ACTIVE_EPISODES_PER_PROJECT])
       .map((r) => r.p ?? '');
-    const project = overBudget.shift();
+    const project = overBudget[0];
     if (project === undefined) return false;
+    // A batch at a time, like the rest: all of a project's excess in one step was one transaction of seconds
+    // (1,500 episodes: a 2.8 s stall in the lifecycle benchmark). The compressed ones leave the uncompressed
+    // set, so the next step's offset finds the next batch beyond the newest 1,000.
     const rows = driver.all<FullRow>(
       `SELECT ${FULL} FROM episodes WHERE compressed = 0 AND pinned = 0 AND COALESCE(project_id, '') = ?
-       ORDER BY COALESCE(last_recalled_at, created_at) DESC, rid DESC LIMIT -1 OFFSET ?`,
-      [project, B.ACTIVE_EPISODES_PER_PROJECT],
+       ORDER BY COALESCE(last_recalled_at, created_at) DESC, rid DESC LIMIT ? OFFSET ?`,
+      [project, COMPRESS_BATCH, B.ACTIVE_EPISODES_PER_PROJECT],
     );
+    if (rows.length < COMPRESS_BATCH) overBudget.shift();
     report.scanned += rows.length;
     compress(rows, () => 'budget');
     return true;
