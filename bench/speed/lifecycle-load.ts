@@ -105,7 +105,7 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
   const startCleanup = () => {
     cleaning = true;
     let result: LifecycleRunResult | { state: 'failed'; error: string } = { state: 'failed', error: 'not run' };
-    cleanupDone = stallDuring(engine, 'lifecycle pass (decay → compress → purge) under load', async () => {
+    cleanupDone = stallDuring(engine, 'lifecycle pass (decay → compress → purge) under load', async (): Promise<Record<string, number>> => {
       // The jobs worker's call (lifecycle-job.ts), all phases of a window that has come, no VACUUM (scheduled runs).
       const res = await engine.call('lifecycle.run', { phases: ['decay', 'compress', 'purge'], vacuum: false });
       result = res.ok ? res.data : { state: 'failed', error: `${res.error.code}: ${res.error.message}` };
