@@ -13,6 +13,7 @@ import { episodeWorkload, type EpisodeReport } from './episodes';
 import { timeTurns } from './turns';
 import { backgroundStalls } from './stall';
 import { vectorWorkload, type VectorsReport } from './vectors';
+import { lifecycleLoad, type LifecycleLoadReport } from './lifecycle-load';
 
 export interface PrefillReport {
   bytes: number;
@@ -233,6 +234,11 @@ const api = {
   episodes: (opts: { seed: number; count: number; queries: number; lists: number; rules: number; samples: number }): Promise<EpisodeReport> => {
     if (!engine) throw new Error('the DB worker has not started');
     return episodeWorkload({ engine, ...opts, setState });
+  },
+  /** Seed 003 记忆读写指标达标 with the lifecycle clean-up in the middle (issue 19, lifecycle-load.ts). */
+  lifecycleLoad: (opts: { seed: number; writes: number }): Promise<LifecycleLoadReport> => {
+    if (!engine) throw new Error('the DB worker has not started');
+    return lifecycleLoad({ engine, ...opts, setState });
   },
   pageHeap,
   startupStages,

@@ -5,6 +5,8 @@
  *
  * --merge: the sizes measured now join the other sizes already in the results file (merge.ts), e.g.
  * `--sizes 1000000 --merge` adds the million-turn row to an earlier 1k / 10k / 100k run.
+ * npm run bench:speed -- --lifecycle [--lifecycle-writes 10000] [--lifecycle-old 5000] [--out <file.json>]
+ *                        (seed 003 记忆读写指标达标 with the clean-up in the middle, alone: lifecycle-run.ts)
  *
  * Speed and scale of the DB worker on OPFS in headless Chromium, through the UI's own Comlink API, beside
  * MiniSearch and Orama in the same page and the same engine on native SQLite. See bench/README.md.
@@ -22,6 +24,7 @@ import { openNative, writeMemoryBackup } from './native';
 import { mergeResults } from './merge';
 import { checks, sizeReport, speedTables, type SpeedResult, type SpeedSize } from './report';
 import { serveStatic } from './serve';
+import { runLifecycleBench } from './lifecycle-run';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
@@ -56,6 +59,10 @@ const { values } = parseArgs({
     vectors: { type: 'string', default: '0' },
     'vector-rounds': { type: 'string', default: '2' },
     'vector-store': { type: 'string', default: '500' },
+    /** Only seed 003's writes + retrievals with the lifecycle pass in the middle (issue 19) → speed-lifecycle.json. */
+    lifecycle: { type: 'boolean', default: false },
+    'lifecycle-writes': { type: 'string', default: '10000' },
+    'lifecycle-old': { type: 'string', default: '5000' },
   },
 });
 
@@ -84,6 +91,28 @@ function textBytesOf(count: number): number {
   let bytes = 0;
   for (const t of generateTurns({ seed, count })) bytes += Buffer.byteLength(t.content, 'utf8');
   return bytes;
+}
+
+async function lifecycleOnly(): Promise<void> {
+  if (!values['skip-build']) {
+    log('building the harness page (bench/speed → bench/.cache/speed)');
+    await build({ configFile: join(HERE, 'vite.config.ts'), logLevel: 'warn' });
+  }
+  const server = await serveStatic(DIST, PORT);
+  try {
+    await runLifecycleBench({
+      dist: DIST,
+      cache: CACHE,
+      port: PORT,
+      seed,
+      writes: int('lifecycle-writes', values['lifecycle-writes']),
+      oldEpisodes: int('lifecycle-old', values['lifecycle-old']),
+      out: resolve(values.out ?? join(REPO, 'bench/results/speed-lifecycle.json')),
+      log,
+    });
+  } finally {
+    server.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -230,4 +259,4 @@ async function main(): Promise<void> {
   console.log(`\n${machineLine(result.machine)}, Chromium ${chromium}\n\n${speedTables(result, 'text')}\n\n→ ${file} (${(result.elapsed_ms / 1000).toFixed(0)} s)`);
 }
 
-await main();
+await (values.lifecycle ? lifecycleOnly() : main());

@@ -17,6 +17,9 @@ async function fill(t: TestEngine, name: string, rule: string, fact: string, pas
   const s = expectOk(await t.engine.call('session.create', { projectId: project.id }));
   const p = expectOk(await t.engine.call('turn.prepare', { sessionId: s.id, content: `${name} 的下一章写什么？`, locale: 'zh-CN' }));
   if (p.context.ok) expectOk(await t.engine.call('turn.finish', { runId: p.context.run.runId, outcome: 'completed', text: '写一场追逐。', toolMemoryIds: [] }));
+  // The story graph: one character and where they are.
+  const hero = expectOk(await t.engine.call('graph.addEntity', { projectId: project.id, type: 'character', name: `${name}的主角` }));
+  expectOk(await t.engine.call('graph.addFact', { projectId: project.id, subject: hero.id, predicate: 'location', object: '港口', evidence: [{ ref: `doc:${doc.id}` }] }));
   return { project, doc, session: s };
 }
 
@@ -47,9 +50,9 @@ describe('issue 19 clearing that means it', () => {
     expect(expectOk(await t.engine.call('memory.clearLog', {}))).toEqual([]);
 
     const report = expectOk(await t.engine.call('memory.clearAll', { confirm: true }));
-    expect(report.counts).toMatchObject({ episodes: 2, rules: 3, memories: 3, profileVersions: 1 });
+    expect(report.counts).toMatchObject({ episodes: 2, rules: 3, memories: 3, profileVersions: 1, graphFacts: 2, graphEntities: 2 });
     expect(report.counts.runs).toBeGreaterThanOrEqual(4);
-    for (const table of ['memories', 'user_profile', 'summaries', 'episodes', 'semantic_rules', 'rule_history', 'feedback_events', 'run_learning', 'context_runs'])
+    for (const table of ['memories', 'user_profile', 'summaries', 'episodes', 'semantic_rules', 'rule_history', 'feedback_events', 'run_learning', 'context_runs', 'kg_facts', 'kg_entities'])
       expect(count(t, table), table).toBe(0);
     // A fresh user: nothing is listed, nothing is injected — but the conversations and documents stay.
     expect(expectOk(await t.engine.call('rules.list', {}))).toEqual([]);
@@ -83,7 +86,11 @@ describe('issue 19 clearing that means it', () => {
     expect(counts(t)).toEqual(before);
 
     const report = expectOk(await t.engine.call('memory.clearProject', { projectId: a.project.id, confirm: true }));
-    expect(report).toMatchObject({ projectId: a.project.id, episodes: 1, rules: 1, memories: 1 });
+    expect(report).toMatchObject({ projectId: a.project.id, episodes: 1, rules: 1, memories: 1, graphFacts: 1, graphEntities: 1 });
+    // The story graph of A is gone, B's still answers.
+    const graphOf = async (project: { id: string }, name: string) => expectOk(await t.engine.call('graph.check', { projectId: project.id, names: [name] }));
+    expect(await graphOf(a.project, '实验小说的主角')).toMatchObject({ entities: [], facts: [] });
+    expect((await graphOf(b.project, '科幻短篇的主角')).facts.map((f) => f.object)).toEqual(['港口']);
     expect(report.runs).toBeGreaterThanOrEqual(2);
     const runsOfA = t.driver.get<{ n: number }>(
       'SELECT COUNT(*) AS n FROM context_runs WHERE project_id = ? OR session_id IN (SELECT id FROM sessions WHERE project_id = ?) OR document_id = ?',

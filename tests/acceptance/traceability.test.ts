@@ -101,15 +101,10 @@ const SEEDS: Record<string, Seed> = {
       '记忆检索失败时降级到默认规则',
       '全量清除必须二次确认',
       '并发查询背压',
+      // issue 19: the load with a clean-up in the middle (its figures: npm run bench:speed -- --lifecycle)
+      '记忆读写指标达标',
     ],
     prefix: (s) => `003 ${s}`,
-    // The forgetting half of seed 003 (decay, LRU/TTL, degradation, backpressure, clear-all): issue 19.
-    pending: {
-      issue: 19,
-      scenarios: [
-        '记忆读写指标达标',
-      ],
-    },
   },
   '004': {
     title: 'Seed 004 · AI Memory sprint (six layers, stable prefix, context_rules, feedback, compaction)',
@@ -164,7 +159,7 @@ function collect(): Map<string, Row[]> {
 
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 
-function build(rows: Map<string, Row[]>): { page: string; missing: string[] } {
+function build(rows: Map<string, Row[]>, seeds: Record<string, Seed> = SEEDS): { page: string; missing: string[] } {
   const missing: string[] = [];
   const out = [
     '# Traceability: seed scenarios → tests',
@@ -175,7 +170,7 @@ function build(rows: Map<string, Row[]>): { page: string; missing: string[] } {
     'Issue-level behaviour without a seed scenario is covered by the unit tests beside the code.',
     '',
   ];
-  for (const [id, seed] of Object.entries(SEEDS)) {
+  for (const [id, seed] of Object.entries(seeds)) {
     const list = rows.get(id) ?? [];
     const used = new Set<Row>();
     out.push(`## ${seed.title}`, '');
@@ -248,14 +243,17 @@ describe('traceability', () => {
   });
 
   it('a scenario left to a later issue is listed under it and never counts as covered', () => {
-    const { missing, page } = build(new Map([['003', [{ name: '003 记忆检索失败时降级到默认规则: part of it', file: 'y.test.ts' }]]]));
+    // No seed has one left (issue 19 built the last): the mechanism, on a seed 003 with one scenario moved back.
+    const seed = SEEDS['003']!;
+    const seeds = { '003': { ...seed, scenarios: seed.scenarios.filter((s) => s !== '记忆读写指标达标'), pending: { issue: 19, scenarios: ['记忆读写指标达标'] } } };
+    const { missing, page } = build(new Map([['003', [{ name: '003 记忆检索失败时降级到默认规则: part of it', file: 'y.test.ts' }]]]), seeds);
     expect(missing).toContain('003: 三层记忆协作——续写打斗场景');
     expect(missing.some((m) => m.includes('记忆读写指标达标'))).toBe(false);
     expect(page).toContain('Not built yet — issue 19');
     expect(page).toContain('| 记忆读写指标达标 | **(issue 19)** |');
     expect(page).toContain('| 记忆检索失败时降级到默认规则 | 003 记忆检索失败时降级到默认规则: part of it (`y.test.ts`) |');
-    // Every scenario of seed 003 is on the page once: built here, or pending.
-    const all = [...SEEDS['003']!.scenarios, ...(SEEDS['003']!.pending?.scenarios ?? [])];
-    expect(new Set(all).size).toBe(34);
+    // Every scenario of seed 003 is required now, each once.
+    expect(seed.pending).toBeUndefined();
+    expect(new Set(seed.scenarios).size).toBe(34);
   });
 });

@@ -113,3 +113,28 @@ export const runLearning = defineTable({
   refs: [{ column: 'run_id', table: 'context_runs', target: 'id' }],
   withoutRowid: true,
 });
+
+/**
+ * Migration 0013 (issue 19): the forgetting ledger — what faded, was compressed or deleted by policy, and the
+ * user's "keep this". Carried in backups so a restored or moved library still says what it forgot and why.
+ * `item_id` names an episode or rule that may no longer exist (that is the point), so it is not a reference.
+ */
+export const forgettingLedger = defineTable({
+  name: 'forgetting_ledger',
+  columns: {
+    id: col.int(1),
+    item_type: col.enum(['episode', 'rule']),
+    item_id: col.id(),
+    project_id: nullable(col.id()),
+    action: col.enum(['faded', 'compressed', 'deleted']),
+    reason: col.enum(['decay', 'ttl', 'budget', 'lru']),
+    decay: nullable(col.real(0, 1)),
+    text: col.text(TEXT.rule),
+    created_at: col.time(),
+    kept_at: nullable(col.time()),
+  },
+  key: ['id'],
+  surrogate: 'id',
+  natural: ['item_type', 'item_id', 'action', 'created_at'],
+  refs: [],
+});

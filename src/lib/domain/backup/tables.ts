@@ -31,6 +31,8 @@ export const TABLES = [
   learning.ruleHistory,
   learning.ruleConflicts,
   learning.runLearning,
+  // issue 19
+  learning.forgettingLedger,
 ] as const;
 
 export type AnyTable = (typeof TABLES)[number];

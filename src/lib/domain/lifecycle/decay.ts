@@ -58,3 +58,13 @@ export function recallWeight(tier: DecayTier, score: number): number {
   if (tier === 'decaying') return score;
   return 0;
 }
+
+/**
+ * A rule's decay, as the lifecycle pass stores it and as the context build reads it: a rule is never "recalled",
+ * so its age runs from its last change (distillation reinforcing it, the user editing it) and its confidence is
+ * the importance. Rules the user wrote or confirmed, and pinned ones, are exempt (003 免衰减).
+ */
+export function ruleDecayScore(r: { updatedAt: number; confidence: number; userConfirmed: boolean; source: 'user' | 'learned'; pinned: boolean }, now: number): number {
+  const exempt = r.userConfirmed || r.source === 'user' || r.pinned;
+  return decayScore({ createdAt: r.updatedAt, lastRecalledAt: null, recallCount: 0, importance: r.confidence, exempt }, now);
+}

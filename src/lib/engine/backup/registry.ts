@@ -102,6 +102,8 @@ const ENTRIES: Record<TableName, Entry> = {
   rule_history: { own: { project: project() } },
   rule_conflicts: { own: { project: project() } },
   run_learning: { own: following(ofRuns) },
+  // Memory that forgets on purpose (issue 19): the ledger goes with its project (global items: `all` only).
+  forgetting_ledger: { own: { project: project() } },
 };
 
 export const REGISTRY: readonly EngineTable[] = TABLES.map((t) => ({ spec: t as unknown as EngineTable['spec'], ...ENTRIES[t.name] }));
@@ -126,7 +128,6 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   import_items: 'the conversations each import from another app wrote and how far their background memory extraction got; they belong to the database that ran it',
   embedding_models: 'derived: the embedding models this device has filled vectors for; the importing device embeds again with its own model (issue 18)',
   // issue 19: memory that forgets on purpose
-  forgetting_ledger: 'what the lifecycle pass of this device faded, compressed or deleted; an imported database keeps its own record',
   lifecycle_state: 'when each lifecycle phase last ran on this device and its last failure',
   embeddings: 'derived: vectors of turns and memories, recomputed in the background from the text by the configured model (issue 18)',
   // issue 19: clearing that means it

@@ -95,6 +95,12 @@ export async function fillEveryTable(t: BackupTestEngine, tag = ''): Promise<Fil
   expectOk(await engine.call('rules.add', { rule: `偏好长句${tag}`, category: 'pacing', scope: 'project', projectId: project.id }));
   expectOk(await engine.call('rules.add', { rule: `偏好短句${tag}`, category: 'pacing', scope: 'project', projectId: project.id }));
 
+  // The forgetting ledger (issue 19): an episode of the project that faded, a global rule the user kept.
+  driver.run(
+    `INSERT INTO forgetting_ledger (item_type, item_id, project_id, action, reason, decay, text, created_at, kept_at)
+     VALUES ('episode', ?, ?, 'faded', 'decay', 0.25, ?, ?, NULL), ('rule', ?, NULL, 'faded', 'decay', 0.2, ?, ?, ?)`,
+    [`ep-gone${tag}`, project.id, `动作 · 续写${tag}`, clock.now(), `rule-kept${tag}`, `Prefer short sentences${tag}`, clock.now(), clock.now() + 1],
+  );
   insertRun(driver, { id: `run-chat${tag}`, sessionId: s1.id, messageId: messageIds[1] ?? null, projectId: null, documentId: null, at: clock.now() });
   insertRun(driver, { id: `run-skill${tag}`, sessionId: null, messageId: null, projectId: project.id, documentId: doc.id, at: clock.now() });
   return { projectId: project.id, otherProjectId: other.id, sessionIds: [s1.id, s2.id, s3.id], memoryIds: [m1.id, m2.id, m3.id] };

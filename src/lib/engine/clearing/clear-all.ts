@@ -22,12 +22,16 @@ const MEMORY: readonly (readonly [string, string])[] = [
   ['conflicts', 'rule_conflicts'],
   ['feedbackEvents', 'feedback_events'],
   ['learningRows', 'run_learning'],
+  // The story graph: what the memory learned of each story (issue 19).
+  ['graphFacts', 'kg_facts'],
+  ['graphEntities', 'kg_entities'],
 ];
 
 /**
  * 003 memory:clear:all, issue 19 "clearing that means it": a fresh user. Every memory of every kind —
  * long-term memories (and their history and vectors), the profile, conversation summaries, episodes,
- * learned and added rules with their history, conflicts and feedback, every run with its trace — and
+ * learned and added rules with their history, conflicts and feedback, every run with its trace, the story
+ * graph (kg_*) — and
  * the working memory held in this worker. The conversations stay unless `includeConversations`; the
  * documents, projects, their setting files and the settings always stay (they are the user's writing
  * and choices, not memory; "Erase everything" in Settings removes those). Only with `confirm: true`,

@@ -8,7 +8,7 @@ import { deleteRuns, forgetQueuedRuns } from './runs';
  * 003 "用户执行项目级清除" (memory:clear:project), issue 19 "clearing that means it": everything the memory
  * holds of one project goes — its episodes and project rules (with their learning history, conflicts and
  * feedback), its long-term memories, its runs (chat and Write, with their traces and learning rows), the
- * summaries of its conversations and its working memory. Global memory, other projects, the
+ * summaries of its conversations, its story graph (kg_*) and its working memory. Global memory, other projects, the
  * conversations and the documents themselves stay. Only with `confirm: true`, otherwise
  * MEMORY_CLEAR_CONFIRM_REQUIRED and nothing changes; recorded in the clear log (one transaction: the
  * engine runs a write call in one).
@@ -33,7 +33,12 @@ export function clearProjectMemory(deps: ContextDeps, log: ClearLog, input: { pr
   const summaries = driver.run(`DELETE FROM summaries WHERE session_id IN ${sessions}`, [p]).changes;
   driver.run(`UPDATE sessions SET snippet = '', summarized_at = NULL WHERE project_id = ?`, [p]);
   const workingMemory = deps.writing.forgetProject(p);
-  const report = { projectId: p, episodes, rules, history, feedbackEvents, workingMemory, memories, runs, summaries };
+  // The story graph (kg_*: who is where, what happened when) is what the memory learned of the story, with
+  // evidence pointing into the episodes and runs cleared above: it goes with them. The documents and setting
+  // files it was drawn from stay.
+  const graphFacts = driver.run('DELETE FROM kg_facts WHERE project_id = ?', [p]).changes;
+  const graphEntities = driver.run('DELETE FROM kg_entities WHERE project_id = ?', [p]).changes;
+  const report = { projectId: p, episodes, rules, history, feedbackEvents, workingMemory, memories, runs, summaries, graphFacts, graphEntities };
   const { projectId: _, ...counts } = report;
   log.record({ kind: 'project', projectId: p, projectName: project.name, counts });
   deps.env.log.info('memory.project-cleared', counts);

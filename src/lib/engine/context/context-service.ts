@@ -183,7 +183,7 @@ export function createContextService(deps: ContextDeps) {
       load('L0', () => rulesItems(skill, lang)),
       cfg['memory.enable_user_profile'] ? load('L1', () => profileItems(deps.memory)) : skip('disabled'),
       // 004 "可删除/关闭": switched off, L2 is masked to its fixed empty placeholder, never removed.
-      cfg['preferences.inject'] ? load('L2', () => preferenceItems(deps.rules, projectId, deps.learning.conflicts)) : skip('disabled'),
+      cfg['preferences.inject'] ? load('L2', () => preferenceItems(deps.rules, projectId, deps.learning.conflicts, deps.env.clock.now())) : skip('disabled'),
       !projectId
         ? skip('no-project')
         : !needsFiles

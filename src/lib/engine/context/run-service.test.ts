@@ -103,7 +103,9 @@ describe('runs for the inspector', () => {
     expectOk(await t.engine.call('projectFile.write', { projectId: p.id, path: '.engram/style/guide.md', content: 'Short sentences. No adverbs.' }));
     t.driver.run(
       `INSERT INTO semantic_rules (id, rule, category, scope, key, confidence, source, created_at, updated_at)
-       VALUES ('learned-1', 'Prefers short sentences', 'pacing', 'global', 'k.short', 0.8, 'learned', 0, 0)`,
+       VALUES ('learned-1', 'Prefers short sentences', 'pacing', 'global', 'k.short', 0.8, 'learned', ?, ?)`,
+      // Learned now: a learned rule unchanged for weeks has faded below 0.3 and is out of the context (issue 19).
+      [t.clock.now(), t.clock.now()],
     );
     const confirmed = expectOk(await t.engine.call('rules.add', { rule: 'No exclamation marks' }));
     const r = expectOk(await t.engine.call('context.build', { kind: 'skill', skillId: 'polish', projectId: p.id, message: 'polish', locale: 'en', selection: { before: '', text: 'Run!', after: '' } }));

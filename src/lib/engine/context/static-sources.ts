@@ -9,6 +9,7 @@ import { SETTINGS_ROOT } from '../files/project-file-store';
 import type { RuleRepo } from '../store/rule-repo';
 import type { LearningRepo } from '../store/learning-repo';
 import { claimKey, claimsOf } from '../../domain/semantic/claims';
+import { decayTier, ruleDecayScore } from '../../domain/lifecycle/decay';
 import type { MemoryPort } from './memory-port';
 import type { LoadedSkill } from './skills';
 import { SYSTEM_INSTRUCTIONS } from './system-prompt';
@@ -33,8 +34,13 @@ export function profileItems(memory: MemoryPort): ContextItem[] {
  * injected as a fact until the user chooses — except a confirmed rule against an unconfirmed one, which
  * stays (the user said so; the learned one is what is in doubt).
  */
-export function preferenceItems(rules: RuleRepo, projectId: string | null, conflicts: LearningRepo['conflicts']): ContextItem[] {
-  const active = rules.activeFor(projectId);
+export function preferenceItems(rules: RuleRepo, projectId: string | null, conflicts: LearningRepo['conflicts'], now: number): ContextItem[] {
+  // 003 衰减分级: a learned rule whose decay fell below 0.3 (compress / evict tiers) is out of the context, as a
+  // faded episode is out of recall; confirmed, user-written and pinned rules are exempt (ruleDecayScore).
+  const active = rules.activeFor(projectId).filter((r) => {
+    const tier = decayTier(ruleDecayScore(r, now));
+    return tier === 'active' || tier === 'decaying';
+  });
   const byId = new Map(active.map((r) => [r.id, r]));
   return active.map((r) => {
     let suspended = false;

@@ -10,7 +10,7 @@
  *   purge     compressed episodes below 0.1 or past the 365-day TTL, then beyond 5,000 a project or 50,000
  *             in all (least recently used first); learned rules beyond 200 a scope (lowest confidence first)
  */
-import { decayScore } from '../../domain/lifecycle/decay';
+import { decayScore, ruleDecayScore } from '../../domain/lifecycle/decay';
 import { compressedSummary } from '../../domain/lifecycle/compress';
 import * as B from '../../domain/lifecycle/budgets';
 import type { Clock } from '../../domain/clock';
@@ -18,8 +18,12 @@ import type { SqlDriver } from '../store/driver';
 import { episodeLabel, type Ledger } from './ledger';
 import type { LedgerReason, PhaseReport } from './types';
 
-const BATCH = 100;
-const COMPRESS_BATCH = 25;
+/**
+ * Rows per step. A slice runs steps until its 20 ms budget has passed, so it overruns by up to one step; small
+ * steps keep a slice near its budget (bench/results/speed-lifecycle.json reports each phase's longest slice).
+ */
+const BATCH = 20;
+export const COMPRESS_BATCH = 5;
 
 export interface PassDeps {
   driver: SqlDriver;
@@ -29,7 +33,7 @@ export interface PassDeps {
 
 export interface Pass {
   step(): boolean;
-  report: Omit<PhaseReport, 'phase' | 'slices' | 'ms'>;
+  report: Omit<PhaseReport, 'phase' | 'slices' | 'longestSliceMs' | 'medianSliceMs' | 'ms'>;
 }
 
 const emptyReport = () => ({ scanned: 0, faded: 0, compressed: 0, deleted: 0 });
@@ -65,8 +69,7 @@ export function decayPass({ driver, clock, ledger }: PassDeps): Pass {
       for (const r of rules) {
         report.scanned++;
         // 003 免衰减: confirmed rules (and the user's own, and pinned ones) skip the computation; confidence is never touched.
-        const exempt = r.user_confirmed === 1 || r.source === 'user' || r.pinned === 1;
-        const score = decayScore({ createdAt: r.updated_at, lastRecalledAt: null, recallCount: 0, importance: r.confidence, exempt }, now);
+        const score = ruleDecayScore({ updatedAt: r.updated_at, confidence: r.confidence, userConfirmed: r.user_confirmed === 1, source: r.source === 'user' ? 'user' : 'learned', pinned: r.pinned === 1 }, now);
         if (Math.abs(score - r.decay) > 1e-9) driver.run('UPDATE semantic_rules SET decay = ? WHERE rid = ?', [score, r.rid]);
         if (r.decay >= 0.3 && score < 0.3) {
           report.faded++;
@@ -170,13 +173,17 @@ export function compressPass({ driver, clock, ledger }: PassDeps): Pass {
     overBudget ??= driver
       .all<{ p: string | null }>('SELECT project_id AS p FROM episodes WHERE compressed = 0 GROUP BY project_id HAVING COUNT(*) > ?', [B.ACTIVE_EPISODES_PER_PROJECT])
       .map((r) => r.p ?? '');
-    const project = overBudget.shift();
+    const project = overBudget[0];
     if (project === undefined) return false;
+    // A batch at a time, like the rest: all of a project's excess in one step was one transaction of seconds
+    // (1,500 episodes: a 2.8 s stall in the lifecycle benchmark). The compressed ones leave the uncompressed
+    // set, so the next step's offset finds the next batch beyond the newest 1,000.
     const rows = driver.all<FullRow>(
       `SELECT ${FULL} FROM episodes WHERE compressed = 0 AND pinned = 0 AND COALESCE(project_id, '') = ?
-       ORDER BY COALESCE(last_recalled_at, created_at) DESC, rid DESC LIMIT -1 OFFSET ?`,
-      [project, B.ACTIVE_EPISODES_PER_PROJECT],
+       ORDER BY COALESCE(last_recalled_at, created_at) DESC, rid DESC LIMIT ? OFFSET ?`,
+      [project, COMPRESS_BATCH, B.ACTIVE_EPISODES_PER_PROJECT],
     );
+    if (rows.length < COMPRESS_BATCH) overBudget.shift();
     report.scanned += rows.length;
     compress(rows, () => 'budget');
     return true;

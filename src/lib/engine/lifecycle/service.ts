@@ -44,12 +44,22 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
   async function runPhase(phase: LifecyclePhase, signal?: AbortSignal): Promise<PhaseReport> {
     const t0 = performance.now();
     const pass = PASS[phase]({ driver, clock, ledger });
-    const slices = await runInSlices({ driver, step: pass.step, ...(signal ? { signal } : {}) });
+    const sliceMs: number[] = [];
+    const slices = await runInSlices({ driver, step: pass.step, onSlice: (ms) => sliceMs.push(ms), ...(signal ? { signal } : {}) });
     driver.transaction(() =>
       driver.run('INSERT INTO lifecycle_state (phase, last_ok_at) VALUES (?, ?) ON CONFLICT (phase) DO UPDATE SET last_ok_at = excluded.last_ok_at', [phase, clock.now()]),
     );
     failures.delete(phase);
-    return { phase, ...pass.report, slices, ms: Math.round(performance.now() - t0) };
+    sliceMs.sort((a, b) => a - b);
+    const tenth = (ms: number) => Math.round(ms * 10) / 10;
+    return {
+      phase,
+      ...pass.report,
+      slices,
+      longestSliceMs: tenth(sliceMs.at(-1) ?? 0),
+      medianSliceMs: tenth(sliceMs[Math.floor((sliceMs.length - 1) / 2)] ?? 0),
+      ms: Math.round(performance.now() - t0),
+    };
   }
 
   function recordFailure(phase: LifecyclePhase, message: string): void {

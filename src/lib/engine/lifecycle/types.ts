@@ -47,6 +47,9 @@ export interface PhaseReport {
   compressed: number;
   deleted: number;
   slices: number;
+  /** How long the longest and the median slice's transaction ran (ms): what a foreground call can wait behind. */
+  longestSliceMs: number;
+  medianSliceMs: number;
   ms: number;
 }
 

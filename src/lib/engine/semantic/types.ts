@@ -110,4 +110,7 @@ export interface ProjectClearReport {
   memories: number;
   runs: number;
   summaries: number;
+  /** The project's story graph (kg_facts, kg_entities). */
+  graphFacts: number;
+  graphEntities: number;
 }

@@ -24,10 +24,11 @@ interface RuleRow {
   basis: string;
   penalty: number;
   drifted_at: number | null;
+  pinned: number;
   conflict_id?: string | null;
 }
 
-const toRule = (r: RuleRow): SemanticRule & { order: number } => ({
+const toRule = (r: RuleRow): SemanticRule & { order: number; pinned: boolean } => ({
   id: r.id,
   rule: r.rule,
   category: r.category,
@@ -49,6 +50,8 @@ const toRule = (r: RuleRow): SemanticRule & { order: number } => ({
   driftedAt: r.drifted_at,
   conflictId: r.conflict_id ?? null,
   order: r.rid,
+  /** "Keep this" from the forgetting ledger (issue 19): exempt from decay. */
+  pinned: r.pinned === 1,
 });
 
 /** Every read names the rule's open conflict (003 直接矛盾), if it is in one. */

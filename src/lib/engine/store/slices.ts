@@ -16,8 +16,8 @@ export interface SliceOptions {
   /** How long one transaction may run (the longest a foreground call waits behind it, roughly). */
   budgetMs?: number;
   now?: () => number;
-  /** After each committed slice (progress reports). */
-  onSlice?: () => void;
+  /** After each committed slice (progress reports), with how long its transaction ran (BEGIN to COMMIT, ms). */
+  onSlice?: (ms: number) => void;
   /** Checked between slices: stop early (the work resumes from what it recorded). */
   signal?: AbortSignal;
 }
@@ -34,6 +34,7 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
   let slices = 0;
   for (let more = true; more; ) {
     if (opts.signal?.aborted) break;
+    const began = now();
     more = opts.driver.transaction(() => {
       const t0 = now();
       let going = true;
@@ -42,7 +43,7 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
       return going;
     });
     slices++;
-    opts.onSlice?.();
+    opts.onSlice?.(now() - began);
     if (more) await yieldToQueue();
   }
   return slices;

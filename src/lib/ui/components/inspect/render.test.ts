@@ -168,6 +168,31 @@ describe('one run', () => {
     expect(html).toContain('href="/memory?id=m-1"');
   });
 
+  it('marks a trace reference whose item was deleted, forgotten or cleared since the run (003 trace 失配): a note, no link, no verdict buttons — in both languages', () => {
+    const inspector = new InspectState({ engine: noEngine });
+    inspector.record = record();
+    inspector.trace = {
+      generationId: 'run-7',
+      memoryReferences: [
+        { type: 'semantic', id: 'preference:r-2', layer: 'L2', weight: 0.6 },
+        { type: 'memory', id: 'memory:m-1', layer: 'L4', weight: 0.4, gone: true },
+      ],
+      verdict: null,
+      verdictAt: null,
+    };
+    const html = renderHtml(InspectView, { inspector, runId: 'run-7', ready: false });
+    expect(html.match(/data-testid="trace-ref"/g)).toHaveLength(2);
+    expect(html.match(/data-gone="true"/g)).toHaveLength(1);
+    expect(html).toMatch(/data-ref="memory:m-1" data-gone="true"/);
+    expect(html.match(/data-testid="trace-gone"/g)).toHaveLength(1);
+    expect(html.match(/data-testid="trace-wrong"/g)).toHaveLength(1);
+    // The layers above still name it as a source of the run; the trace panel offers no link to what is gone.
+    expect(html.slice(html.indexOf('data-testid="trace-panel"'))).not.toContain('href="/memory?id=m-1"');
+    expect(textOf(html)).toContain('No longer in memory: deleted, forgotten or cleared since this run.');
+    i18n.setLocale('zh-CN');
+    expect(textOf(renderHtml(InspectView, { inspector, runId: 'run-7', ready: false }))).toContain('已不在记忆中：此次运行之后已被删除、遗忘或清除。');
+  });
+
   it('says a deleted run is gone', () => {
     const inspector = new InspectState({ engine: noEngine });
     inspector.notFound = true;

@@ -69,6 +69,7 @@ export const backup = {
       rule_history: 'Learning history',
       rule_conflicts: 'Preference conflicts',
       run_learning: 'Writing memory of runs',
+      forgetting_ledger: 'What memory forgot',
       files: 'Project files',
     },
     conflicts: 'Conflicts — these stay as they are in this database ({{count}}):',

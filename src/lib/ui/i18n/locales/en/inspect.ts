@@ -111,6 +111,8 @@ export const inspect = {
     confidence: 'Confidence {{value}}',
     confirmed: 'confirmed by you — not changed by feedback',
     lowered: 'Confidence lowered to {{value}}.',
+    /** Issue 19: the item was deleted, forgotten or cleared since this run (003 trace 失配). */
+    gone: 'No longer in memory: deleted, forgotten or cleared since this run.',
   },
   compare: {
     heading: 'Compare with another run',

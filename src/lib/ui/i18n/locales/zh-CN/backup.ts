@@ -70,6 +70,7 @@ export const backup: Messages<typeof en> = {
       rule_history: '学习历史',
       rule_conflicts: '偏好冲突',
       run_learning: '运行的写作记忆',
+      forgetting_ledger: '遗忘记录',
       files: '项目文件',
     },
     conflicts: '冲突——以下内容保持本数据库中的样子（{{count}} 项）：',

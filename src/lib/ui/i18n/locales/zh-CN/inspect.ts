@@ -113,6 +113,8 @@ export const inspect: Messages<typeof en> = {
     confidence: '置信度 {{value}}',
     confirmed: '已由你确认——反馈不会改变它',
     lowered: '置信度已降至 {{value}}。',
+    /** Issue 19: the item was deleted, forgotten or cleared since this run (003 trace 失配). */
+    gone: '已不在记忆中：此次运行之后已被删除、遗忘或清除。',
   },
   compare: {
     heading: '与另一次运行比较',

@@ -1,0 +1,86 @@
+/** The lifecycle benchmark's result file (bench/results/speed-lifecycle.json) and its section of latest.md (issue 19). */
+import type { MachineInfo } from '../lib/machine';
+import { round, summarize, type LatencySummary } from '../lib/stats';
+import type { LifecycleLoadReport, LoadCall } from './lifecycle-load';
+
+/** 003 模块级可验收标准 and 非功能需求: p95 goals of each call (ms); a stall over 50 ms is felt (issue 16). */
+export const LOAD_GOALS: Record<LoadCall, number> = { 'episode.record': 150, 'episode.query': 220, 'rules.list': 180 };
+export const STALL_GOAL_MS = 50;
+export const ERROR_RATE_GOAL = 0.01;
+
+export interface LifecycleBenchResult {
+  machine: MachineInfo & { chromium: string };
+  config: { seed: number; writes: number; retrievals: number; old_episodes: number; cleanup_at_write: number };
+  calls: Record<LoadCall, LatencySummary>;
+  during_cleanup: Record<LoadCall, LatencySummary>;
+  errors: Record<string, number>;
+  error_rate: number;
+  cleanup: LifecycleLoadReport['cleanup'];
+  stall: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; longest_foreground_call_ms: number } | null;
+  checks: { name: string; goal: string; value: string; ok: boolean }[];
+  notes: string[];
+  elapsed_ms: number;
+}
+
+const r1 = (x: number) => round(x, 1);
+const summary = (xs: number[]): LatencySummary => {
+  const s = summarize(xs);
+  return { n: s.n, p50: r1(s.p50), p95: r1(s.p95), p99: r1(s.p99), mean: r1(s.mean), max: r1(s.max) };
+};
+
+export function lifecycleResult(load: LifecycleLoadReport, meta: { machine: MachineInfo & { chromium: string }; seed: number; oldEpisodes: number; notes: string[]; elapsedMs: number }): LifecycleBenchResult {
+  const keys = Object.keys(LOAD_GOALS) as LoadCall[];
+  const calls = Object.fromEntries(keys.map((k) => [k, summary(load.ms[k])])) as Record<LoadCall, LatencySummary>;
+  const during = Object.fromEntries(keys.map((k) => [k, summary(load.duringCleanupMs[k])])) as Record<LoadCall, LatencySummary>;
+  const errorCount = Object.values(load.errors).reduce((n, c) => n + c, 0);
+  const errorRate = load.calls ? errorCount / load.calls : 1;
+  const longestDuring = Math.max(0, ...keys.flatMap((k) => load.duringCleanupMs[k]));
+  const stall = load.stall
+    ? { job_ms: Math.round(load.stall.jobMs), probes: load.stall.probes, max_wait_ms: r1(load.stall.maxWaitMs), p95_wait_ms: r1(load.stall.p95WaitMs), longest_foreground_call_ms: r1(longestDuring) }
+    : null;
+  const checks = [
+    ...keys.map((k) => ({ name: `${k} p95`, goal: `< ${LOAD_GOALS[k]} ms`, value: `${calls[k].p95} ms`, ok: calls[k].p95 < LOAD_GOALS[k] })),
+    { name: 'error rate', goal: '< 1 %', value: `${(errorRate * 100).toFixed(2)} % (${errorCount} of ${load.calls})`, ok: errorRate < ERROR_RATE_GOAL },
+    { name: 'clean-up done', goal: 'state done', value: load.cleanup.state, ok: load.cleanup.state === 'done' },
+    { name: 'longest stall while cleaning (probe)', goal: `≤ ${STALL_GOAL_MS} ms`, value: `${stall?.max_wait_ms ?? '—'} ms`, ok: (stall?.max_wait_ms ?? Infinity) <= STALL_GOAL_MS },
+  ];
+  return {
+    machine: meta.machine,
+    config: { seed: meta.seed, writes: load.writes, retrievals: load.retrievals, old_episodes: meta.oldEpisodes, cleanup_at_write: load.cleanupAtWrite },
+    calls,
+    during_cleanup: during,
+    errors: load.errors,
+    error_rate: errorRate,
+    cleanup: load.cleanup,
+    stall,
+    checks,
+    notes: meta.notes,
+    elapsed_ms: meta.elapsedMs,
+  };
+}
+
+/** The section of bench/results/latest.md. */
+export function lifecycleSection(res: LifecycleBenchResult): string[] {
+  const row = (k: LoadCall) => {
+    const a = res.calls[k];
+    const d = res.during_cleanup[k];
+    return `| \`${k}\` | ${a.n} | ${a.p50} | ${a.p95} | < ${LOAD_GOALS[k]} | ${d.n} | ${d.p50} | ${d.p95} | ${d.max} |`;
+  };
+  const out = [
+    `${res.config.writes.toLocaleString('en')} writes and ${res.config.retrievals.toLocaleString('en')} retrievals, the lifecycle pass started after write ${res.config.cleanup_at_write.toLocaleString('en')} over ${res.config.old_episodes.toLocaleString('en')} old episodes (100–500 days) plus the new ones · ${(res.elapsed_ms / 1000).toFixed(0)} s`,
+    '',
+    '| call | n | p50 ms | p95 ms | 003 p95 goal | n while cleaning | p50 | p95 | max |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+    ...(Object.keys(LOAD_GOALS) as LoadCall[]).map(row),
+    '',
+  ];
+  if (res.cleanup.state === 'done') {
+    out.push('| phase | scanned | faded | compressed | deleted | slices | longest slice ms | median slice ms | ms |', '|---|--:|--:|--:|--:|--:|--:|--:|--:|');
+    for (const p of res.cleanup.phases) out.push(`| ${p.phase} | ${p.scanned} | ${p.faded} | ${p.compressed} | ${p.deleted} | ${p.slices} | ${p.longestSliceMs} | ${p.medianSliceMs} | ${p.ms} |`);
+    out.push('');
+  }
+  out.push('| check | goal | measured | |', '|---|---|---|---|', ...res.checks.map((c) => `| ${c.name} | ${c.goal} | ${c.value} | ${c.ok ? 'ok' : '**missed**'} |`), '');
+  if (res.stall) out.push(`Stall probe (session.list every 5 ms) while the clean-up ran ${res.stall.job_ms} ms: ${res.stall.probes} probes, longest wait ${res.stall.max_wait_ms} ms, p95 ${res.stall.p95_wait_ms} ms; longest foreground call meanwhile ${res.stall.longest_foreground_call_ms} ms.`, '');
+  out.push(...res.notes.map((n) => `- ${n}`));
+  return out;
+}

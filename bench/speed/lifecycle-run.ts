@@ -1,0 +1,66 @@
+/**
+ * `npm run bench:speed -- --lifecycle`: seed 003 记忆读写指标达标 in headless Chromium with the lifecycle clean-up in
+ * the middle (issue 19). The old history is written by the native engine (lifecycle-prefill.ts) and imported into a
+ * fresh profile's OPFS pool; the page (page.ts → lifecycle-load.ts) then drives the app's own DB worker over
+ * Comlink. Writes bench/results/speed-lifecycle.json (its own file: the main speed run keeps speed.json).
+ */
+import { chromium } from '@playwright/test';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { machineInfo, machineLine } from '../lib/machine';
+import type { BenchApi } from './page';
+import { writeOldEpisodes } from './lifecycle-prefill';
+import { lifecycleResult, lifecycleSection } from './lifecycle-report';
+
+export async function runLifecycleBench(opts: { dist: string; cache: string; port: number; seed: number; writes: number; oldEpisodes: number; out: string; log: (line: string) => void }): Promise<void> {
+  const t0 = performance.now();
+  const { log } = opts;
+  const prefillDir = join(opts.dist, 'prefill');
+  mkdirSync(prefillDir, { recursive: true });
+  const file = join(prefillDir, 'lifecycle-old.sqlite3');
+  log(`writing ${opts.oldEpisodes.toLocaleString('en')} old episodes (native engine, a clock 100–500 days back)`);
+  const old = await writeOldEpisodes(file, { seed: opts.seed, count: opts.oldEpisodes });
+  log(`  ${(old.bytes / 2 ** 20).toFixed(1)} MB`);
+  const profileDir = join(opts.cache, 'chromium-profile-lifecycle');
+  rmSync(profileDir, { recursive: true, force: true });
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const version = context.browser()?.version() ?? 'unknown';
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (m) => {
+      if (m.text().startsWith('[bench]') || m.type() === 'error') log(`  page: ${m.text().slice(0, 200)}`);
+    });
+    page.on('pageerror', (e) => log(`  page error: ${e.message}`));
+    page.setDefaultTimeout(0);
+    await page.goto(`http://127.0.0.1:${opts.port}/?prefill=${encodeURIComponent('/prefill/lifecycle-old.sqlite3')}`);
+    type Bench = { engramBench: BenchApi };
+    const boot = await page.evaluate(() => (window as unknown as Bench).engramBench.boot());
+    if (boot.storage !== 'opfs') throw new Error(`the DB worker is not on OPFS (storage: ${boot.storage})`);
+    log(`  ${opts.writes.toLocaleString('en')} writes, ${Math.floor(opts.writes / 2).toLocaleString('en')} retrievals, the clean-up after write ${Math.floor(opts.writes / 2).toLocaleString('en')}`);
+    const load = await page.evaluate((a) => (window as unknown as Bench).engramBench.lifecycleLoad(a), { seed: opts.seed, writes: opts.writes });
+    const result = lifecycleResult(load, {
+      machine: { ...machineInfo(), chromium: version },
+      seed: opts.seed,
+      oldEpisodes: opts.oldEpisodes,
+      elapsedMs: Math.round(performance.now() - t0),
+      notes: [
+        'a fresh Chromium profile (fresh OPFS); the old project (episodes recorded by the same engine on native SQLite with its clock set 500 → 100 days back) imported into the OPFS pool before the DB worker opened it',
+        'foreground: episode.record one at a time (two projects, 1–3 corpus candidates), an episode.query (project + scene type + corpus text) after every second write, a rules.list after every tenth; each a full round trip page → DB worker (Comlink) → engine → page, awaited one after another',
+        'clean-up: lifecycle.run {decay, compress, purge} — the call the jobs worker\'s lifecycle job makes — sent without waiting after half the writes, while the writes and retrievals go on; each phase runs in ~20 ms transactions (store/slices.ts) and reports its slices',
+        'stall: stall.ts\'s probe (session.list every 5 ms) while the clean-up runs; "while cleaning" = foreground calls that started or ended while it ran',
+        'no jobs worker in the harness page: nothing else runs a clean-up',
+      ],
+    });
+    mkdirSync(dirname(opts.out), { recursive: true });
+    writeFileSync(opts.out, `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`\n${machineLine(result.machine)}, Chromium ${version}\n\n${lifecycleSection(result).join('\n')}\n\n→ ${opts.out}`);
+  } finally {
+    await context.close();
+    rmSync(profileDir, { recursive: true, force: true });
+    rmSync(file, { force: true });
+  }
+}
