@@ -13,6 +13,7 @@ describe('rule-repo lists', () => {
     const c = repo.insert({ rule: 'deleted one', category: 'pacing', scope: 'global', projectId: null, key: null, confidence: 0.5, source: 'learned', userConfirmed: false });
     repo.patch(c.id, { status: 'deleted' });
     t.driver.run('UPDATE semantic_rules SET penalty = ?, drifted_at = ? WHERE id = ?', [2 / 7, t.clock.now(), a.id]);
+    t.driver.run('UPDATE semantic_rules SET pinned = 1 WHERE id = ?', [b.id]); // kept from the forgetting ledger
     t.driver.run(
       "INSERT INTO rule_conflicts (id, project_id, rule_a, rule_b, dimension, confidence_a, confidence_b, detected_at) VALUES ('k1', NULL, ?, ?, 'length', 0.6, 0.7, ?)",
       [a.id, b.id, t.clock.now()],
@@ -26,6 +27,6 @@ describe('rule-repo lists', () => {
     expect(repo.all()).toEqual([byId(a.id), byId(b.id), byId(c.id)]);
     const [first] = repo.list({ includeDeleted: false });
     expect(first).toMatchObject({ confidence: 1 / 3, penalty: 2 / 7, supporting: ['e1', 'e2'], conflictId: 'k1', key: null, userConfirmed: false, rule: '对话偏好短句 "quoted" \\ back' });
-    expect(repo.list({ includeDeleted: false })[1]).toMatchObject({ confidence: 0.1 + 0.2, contradicting: ['e3'], conflictId: 'k1', userConfirmed: true, driftedAt: null });
+    expect(repo.list({ includeDeleted: false })[1]).toMatchObject({ confidence: 0.1 + 0.2, contradicting: ['e3'], conflictId: 'k1', userConfirmed: true, driftedAt: null, pinned: true });
   });
 });

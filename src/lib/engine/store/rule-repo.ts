@@ -67,7 +67,7 @@ const SELECT = `SELECT r.*, (SELECT c.id FROM rule_conflicts c WHERE c.resolved_
 const LIST_SELECT = `SELECT json_object('rid', r.rid, 'id', r.id, 'rule', r.rule, 'category', r.category, 'scope', r.scope,
     'project_id', r.project_id, 'key', r.key, 'supporting', r.supporting, 'contradicting', r.contradicting,
     'user_confirmed', r.user_confirmed, 'user_modified', r.user_modified, 'source', r.source, 'version', r.version,
-    'status', r.status, 'created_at', r.created_at, 'updated_at', r.updated_at, 'basis', r.basis, 'drifted_at', r.drifted_at,
+    'status', r.status, 'created_at', r.created_at, 'updated_at', r.updated_at, 'basis', r.basis, 'drifted_at', r.drifted_at, 'pinned', r.pinned,
     'conflict_id', (SELECT c.id FROM rule_conflicts c WHERE c.resolved_at IS NULL AND (c.rule_a = r.id OR c.rule_b = r.id) LIMIT 1)) AS j,
   r.confidence AS confidence, r.penalty AS penalty
   FROM semantic_rules r`;
