@@ -78,6 +78,28 @@ async function fillEveryTable(page: Page): Promise<void> {
   await call(page, 'run.complete', { runId: run.runId, status: 'completed' });
   await call(page, 'feedback.record', { runId: run.runId, action: 'accept', sampleRefs: [{ documentId: doc.id, from: 0, to: 5 }], outputText: '夜，很深。', finalText: '夜，很深。' });
   await call(page, 'run.traceFeedback', { runId: run.runId, verdict: 'correct' });
+  // The forgetting ledger (issue 19) gets its lines from the clean-up once something has aged for days, which a
+  // page cannot wait for; its other way in is a backup file, merged here through the same calls as the import page.
+  const ledgerFile = JSON.stringify({
+    format: ENGRAM_EXPORT_FORMAT,
+    version: ENGRAM_EXPORT_VERSION,
+    exportedAt: new Date().toISOString(),
+    app: { name: 'engram', version: '0', schemaVersion: 1 },
+    scope: { kind: 'all' },
+    tables: {
+      forgetting_ledger: [
+        { id: 1, item_type: 'rule', item_id: 'rule-faded', project_id: null, action: 'faded', reason: 'decay', decay: 0.2, text: '偏好华丽辞藻', created_at: Date.now() - 86_400_000, kept_at: null },
+      ],
+    },
+  });
+  const imported = await page.evaluate(async (text) => {
+    const w = globalThis as unknown as { engram: { call(m: string, i: unknown): Promise<{ ok: boolean; data?: { token: string }; error?: { message: string } }> } };
+    const preview = await w.engram.call('backup.importPreview', { file: new Blob([text], { type: 'application/json' }), mode: 'merge' });
+    if (!preview.ok || !preview.data) return `importPreview: ${preview.error?.message}`;
+    const applied = await w.engram.call('backup.importApply', { token: preview.data.token, mode: 'merge' });
+    return applied.ok ? 'ok' : `importApply: ${applied.error?.message}`;
+  }, ledgerFile);
+  expect(imported).toBe('ok');
 }
 
 /** The page's whole database file, read through the engine (the page holds it on OPFS). */
