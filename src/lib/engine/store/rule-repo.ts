@@ -28,16 +28,19 @@ interface RuleRow {
   conflict_id?: string | null;
 }
 
-const toRule = (r: RuleRow): SemanticRule & { order: number; pinned: boolean } => ({
+/** A rule row with its JSON columns parsed and its REAL columns apart (list rows arrive this way, LIST_SELECT). */
+type ParsedRow = Omit<RuleRow, 'confidence' | 'penalty' | 'supporting' | 'contradicting' | 'basis'> & { supporting: string[]; contradicting: string[]; basis: BasisEntry[] };
+
+const fromParsed = (r: ParsedRow, confidence: number, penalty: number): SemanticRule & { order: number; pinned: boolean } => ({
   id: r.id,
   rule: r.rule,
   category: r.category,
   scope: r.scope,
   projectId: r.project_id,
   key: r.key,
-  confidence: r.confidence,
-  supporting: JSON.parse(r.supporting) as string[],
-  contradicting: JSON.parse(r.contradicting) as string[],
+  confidence,
+  supporting: r.supporting,
+  contradicting: r.contradicting,
   userConfirmed: r.user_confirmed === 1,
   userModified: r.user_modified === 1,
   source: r.source,
@@ -45,14 +48,21 @@ const toRule = (r: RuleRow): SemanticRule & { order: number; pinned: boolean } =
   status: r.status,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
-  basis: JSON.parse(r.basis) as BasisEntry[],
-  penalty: r.penalty,
+  basis: r.basis,
+  penalty,
   driftedAt: r.drifted_at,
   conflictId: r.conflict_id ?? null,
   order: r.rid,
   /** "Keep this" from the forgetting ledger (issue 19): exempt from decay. */
   pinned: r.pinned === 1,
 });
+
+const toRule = (r: RuleRow) =>
+  fromParsed(
+    { ...r, supporting: JSON.parse(r.supporting) as string[], contradicting: JSON.parse(r.contradicting) as string[], basis: JSON.parse(r.basis) as BasisEntry[] },
+    r.confidence,
+    r.penalty,
+  );
 
 /** Every read names the rule's open conflict (003 直接矛盾), if it is in one. */
 const SELECT = `SELECT r.*, (SELECT c.id FROM rule_conflicts c WHERE c.resolved_at IS NULL AND (c.rule_a = r.id OR c.rule_b = r.id) LIMIT 1) AS conflict_id
@@ -72,34 +82,7 @@ const LIST_SELECT = `SELECT json_object('rid', r.rid, 'id', r.id, 'rule', r.rule
     'conflict_id', (SELECT c.id FROM rule_conflicts c WHERE c.resolved_at IS NULL AND (c.rule_a = r.id OR c.rule_b = r.id) LIMIT 1)) AS j,
   r.confidence AS confidence, r.penalty AS penalty
   FROM semantic_rules r`;
-type ListRow = Omit<RuleRow, 'confidence' | 'penalty' | 'supporting' | 'contradicting' | 'basis'> & { supporting: string[]; contradicting: string[]; basis: BasisEntry[] };
-const fromListRow = (x: { j: string; confidence: number; penalty: number }): SemanticRule & { order: number; pinned: boolean } => {
-  const r = JSON.parse(x.j) as ListRow;
-  return {
-    id: r.id,
-    rule: r.rule,
-    category: r.category,
-    scope: r.scope,
-    projectId: r.project_id,
-    key: r.key,
-    confidence: x.confidence,
-    supporting: r.supporting,
-    contradicting: r.contradicting,
-    userConfirmed: r.user_confirmed === 1,
-    userModified: r.user_modified === 1,
-    source: r.source,
-    version: r.version,
-    status: r.status,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    basis: r.basis,
-    penalty: x.penalty,
-    driftedAt: r.drifted_at,
-    conflictId: r.conflict_id ?? null,
-    order: r.rid,
-    pinned: r.pinned === 1,
-  };
-};
+const fromListRow = (x: { j: string; confidence: number; penalty: number }) => fromParsed(JSON.parse(x.j) as ParsedRow, x.confidence, x.penalty);
 
 /** 003: at most this many active rules; beyond it the least confident learned (unconfirmed) rule goes. */
 export const MAX_ACTIVE_RULES = 200;
