@@ -3,7 +3,7 @@
  * each with its score explained term by term:
  *
  *   score = 0.45 · same scene type + 0.35 · similarity + 0.10 · recency + 0.10 · importance
- *   similarity  bm25 over the episode's passage and kept text (words + CJK pairs), scaled to the best hit
+ *   similarity  bm25 over the episode's passage and kept text (up to 12 whole words + 12 CJK pairs of the query), scaled to the best hit
  *   recency     2^(−age / 30 days)
  *
  * Candidates: the best full-text hits among the newest matches (store/episode-recall-query.ts says why the ranked
