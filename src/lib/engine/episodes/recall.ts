@@ -3,7 +3,7 @@
  * each with its score explained term by term:
  *
  *   score = 0.45 · same scene type + 0.35 · similarity + 0.10 · recency + 0.10 · importance
- *   similarity  bm25 over the episode's passage and kept text (words + CJK pairs), scaled to the best hit
+ *   similarity  bm25 over the episode's passage and kept text (up to 12 whole words + 12 CJK pairs of the query), scaled to the best hit
  *   recency     2^(−age / 30 days)
  *
  * Candidates: the best full-text hits among the newest matches (store/episode-recall-query.ts says why the ranked
@@ -43,10 +43,20 @@ export interface RecallQuery {
   excludeRunId?: string;
 }
 
+/**
+ * At most this many words and this many CJK pairs per query. Profiled at 10,000 episodes (issue 17): bm25's cost
+ * grows with the terms (it gathers each term's statistics over the whole index and scores each match per term);
+ * 12 instead of 24 halved episode.query's p95 in the ranking step, and the words keep their order of strength
+ * (extractKeywords), so the ones dropped are the weakest.
+ */
+export const RECALL_QUERY_TERMS = 12;
+
 function matchOf(text: string): { match: string | null; keywords: string[] } {
-  const keywords = extractKeywords(text, { max: 24 });
-  const words = buildMatchQuery(keywords, { column: 'body' });
-  const grams = gramsMatchQuery(queryBigrams(text, { max: 24, stop: (g) => [...g].every((c) => isStopWord(c)) }));
+  const keywords = extractKeywords(text, { max: RECALL_QUERY_TERMS });
+  // Whole words, no prefix: FTS5's porter stemmer already meets inflections on both sides, and a prefix term makes
+  // FTS5 merge the lists of every word it starts (payment, payments, payload …) before ranking.
+  const words = buildMatchQuery(keywords, { column: 'body', prefix: false });
+  const grams = gramsMatchQuery(queryBigrams(text, { max: RECALL_QUERY_TERMS, stop: (g) => [...g].every((c) => isStopWord(c)) }));
   const parts = [words, grams].filter((p): p is string => p !== null);
   return { match: parts.length ? parts.map((p) => `(${p})`).join(' OR ') : null, keywords };
 }

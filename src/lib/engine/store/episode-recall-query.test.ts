@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createTestEngine, expectOk, type TestEngine } from '../testing';
 import { createEpisodeRecallQuery, RANK_WINDOW } from './episode-recall-query';
 import { createEpisodeRepo } from './episode-repo';
+import { RECALL_QUERY_TERMS } from '../episodes/recall';
 
 async function setup() {
   const t = await createTestEngine();
@@ -63,6 +64,33 @@ describe('episode recall reads (store/episode-recall-query.ts)', () => {
     const res = expectOk(await t.engine.call('episode.query', { projectId: project.id, text: 'lighthouse keeper' }));
     expect(res.items[0]?.episode).toEqual(expectOk(await t.engine.call('episode.get', { id: e.id })));
     expect(res.items[0]?.why.matchedTerms).toEqual(expect.arrayContaining(['lighthouse', 'keeper']));
+  });
+
+  it('episode.query asks for whole words (no prefix): inflections still meet through the stemmer, a longer word that merely starts the same does not', async () => {
+    const { t, project } = await setup();
+    const inflected = await record(t, project.id, 'the keepers were climbing the lighthouse stairs');
+    const longer = await record(t, project.id, 'a keepsake box with a climbable rope');
+    const res = expectOk(await t.engine.call('episode.query', { projectId: project.id, text: 'keeper climbs' }));
+    const ids = res.items.map((i) => i.episode.id);
+    expect(ids).toContain(inflected.id);
+    expect(ids).not.toContain(longer.id);
+    expect(res.items[0]?.why.similarity).toBe(1);
+  });
+
+  it('episode.query reads at most RECALL_QUERY_TERMS words of a long passage, the strongest first (identifiers before plain words)', async () => {
+    const { t, project } = await setup();
+    const late = await record(t, project.id, 'the cartographer unrolled the map');
+    const ident = await record(t, project.id, 'renamed processPayment before the release');
+    // Twenty plain words, then one the first episode shares, then an identifier the second one holds.
+    const filler = Array.from({ length: 20 }, (_, i) => `filler${String.fromCharCode(97 + i)}`).join(' ');
+    const res = expectOk(await t.engine.call('episode.query', { projectId: project.id, text: `${filler} cartographer processPayment` }));
+    const ids = res.items.map((i) => i.episode.id);
+    expect(RECALL_QUERY_TERMS).toBeLessThan(21);
+    expect(ids).toContain(ident.id);
+    expect(ids).not.toContain(late.id);
+    // The same word within the budget is found.
+    const near = expectOk(await t.engine.call('episode.query', { projectId: project.id, text: 'cartographer' }));
+    expect(near.items.map((i) => i.episode.id)).toContain(late.id);
   });
 
   it('markRecalled: each listed episode once (duplicates too), recall count, time and decay score in one update', async () => {

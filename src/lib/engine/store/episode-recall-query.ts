@@ -4,7 +4,8 @@ import type { SqlDriver } from './driver';
 /**
  * The reads episode recall makes (003 情景记忆召回), sized for 10,000 episodes (issue 17's benchmark goal: within 2× of
  * memory.retrieve). Profiled on the real engine: ranking every full-text match with bm25 was ~70 % of a query (an OR
- * of ~48 words and CJK pairs matches a third of all episodes), and reading whole rows (candidates, final text, JSON)
+ * of ~48 words and CJK pairs matched a third of all episodes; recall now asks at most 12 whole words and 12 pairs,
+ * episodes/recall.ts RECALL_QUERY_TERMS), and reading whole rows (candidates, final text, JSON)
  * for ~100 candidates when 3–5 are returned was most of the rest. So:
  *
  *   - bm25 ranks only the newest RANK_WINDOW matches (a rowid range, as turn recall does at 100,000 turns,

@@ -28,16 +28,19 @@ interface RuleRow {
   conflict_id?: string | null;
 }
 
-const toRule = (r: RuleRow): SemanticRule & { order: number; pinned: boolean } => ({
+/** A rule row with its JSON columns parsed and its REAL columns apart (list rows arrive this way, LIST_SELECT). */
+type ParsedRow = Omit<RuleRow, 'confidence' | 'penalty' | 'supporting' | 'contradicting' | 'basis'> & { supporting: string[]; contradicting: string[]; basis: BasisEntry[] };
+
+const fromParsed = (r: ParsedRow, confidence: number, penalty: number): SemanticRule & { order: number; pinned: boolean } => ({
   id: r.id,
   rule: r.rule,
   category: r.category,
   scope: r.scope,
   projectId: r.project_id,
   key: r.key,
-  confidence: r.confidence,
-  supporting: JSON.parse(r.supporting) as string[],
-  contradicting: JSON.parse(r.contradicting) as string[],
+  confidence,
+  supporting: r.supporting,
+  contradicting: r.contradicting,
   userConfirmed: r.user_confirmed === 1,
   userModified: r.user_modified === 1,
   source: r.source,
@@ -45,14 +48,21 @@ const toRule = (r: RuleRow): SemanticRule & { order: number; pinned: boolean } =
   status: r.status,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
-  basis: JSON.parse(r.basis) as BasisEntry[],
-  penalty: r.penalty,
+  basis: r.basis,
+  penalty,
   driftedAt: r.drifted_at,
   conflictId: r.conflict_id ?? null,
   order: r.rid,
   /** "Keep this" from the forgetting ledger (issue 19): exempt from decay. */
   pinned: r.pinned === 1,
 });
+
+const toRule = (r: RuleRow) =>
+  fromParsed(
+    { ...r, supporting: JSON.parse(r.supporting) as string[], contradicting: JSON.parse(r.contradicting) as string[], basis: JSON.parse(r.basis) as BasisEntry[] },
+    r.confidence,
+    r.penalty,
+  );
 
 /** Every read names the rule's open conflict (003 直接矛盾), if it is in one. */
 const SELECT = `SELECT r.*, (SELECT c.id FROM rule_conflicts c WHERE c.resolved_at IS NULL AND (c.rule_a = r.id OR c.rule_b = r.id) LIMIT 1) AS conflict_id
@@ -61,18 +71,18 @@ const SELECT = `SELECT r.*, (SELECT c.id FROM rule_conflicts c WHERE c.resolved_
 /**
  * Lists read each rule as three cells, not twenty-one: sqlite-wasm reads every cell (and its column name) through
  * a call into wasm, and at 60 rules that was most of rules.list (issue 17's benchmark: rules.list within 2× of
- * memory.list). The text and integer columns travel as one JSON object; the two REAL columns stay cells of their
- * own so their values are exact (JSON text would round them).
+ * memory.list). The text and integer columns travel as one JSON object — the three JSON columns embedded as JSON
+ * (json(...)), so each rule costs one JSON.parse, not four — and the two REAL columns stay cells of their own so
+ * their values are exact (JSON text would round them).
  */
 const LIST_SELECT = `SELECT json_object('rid', r.rid, 'id', r.id, 'rule', r.rule, 'category', r.category, 'scope', r.scope,
-    'project_id', r.project_id, 'key', r.key, 'supporting', r.supporting, 'contradicting', r.contradicting,
+    'project_id', r.project_id, 'key', r.key, 'supporting', json(r.supporting), 'contradicting', json(r.contradicting),
     'user_confirmed', r.user_confirmed, 'user_modified', r.user_modified, 'source', r.source, 'version', r.version,
-    'status', r.status, 'created_at', r.created_at, 'updated_at', r.updated_at, 'basis', r.basis, 'drifted_at', r.drifted_at, 'pinned', r.pinned,
+    'status', r.status, 'created_at', r.created_at, 'updated_at', r.updated_at, 'basis', json(r.basis), 'drifted_at', r.drifted_at, 'pinned', r.pinned,
     'conflict_id', (SELECT c.id FROM rule_conflicts c WHERE c.resolved_at IS NULL AND (c.rule_a = r.id OR c.rule_b = r.id) LIMIT 1)) AS j,
   r.confidence AS confidence, r.penalty AS penalty
   FROM semantic_rules r`;
-const fromListRow = (x: { j: string; confidence: number; penalty: number }) =>
-  toRule({ ...(JSON.parse(x.j) as Omit<RuleRow, 'confidence' | 'penalty'>), confidence: x.confidence, penalty: x.penalty });
+const fromListRow = (x: { j: string; confidence: number; penalty: number }) => fromParsed(JSON.parse(x.j) as ParsedRow, x.confidence, x.penalty);
 
 /** 003: at most this many active rules; beyond it the least confident learned (unconfirmed) rule goes. */
 export const MAX_ACTIVE_RULES = 200;
