@@ -14,7 +14,7 @@ import { VectorIndex } from '../../domain/embeddings/vector-index';
 import type { Logger } from '../../domain/log';
 import type { EmbeddingKind, EmbeddingStore } from './embedding-store';
 
-/** Rows read per slice: ~0.5 MB of blobs at 384 dims, a few ms of one read. */
+/** Rows read per slice: ~0.8 MB of blobs at 384 dims, a few ms of one read. */
 export const LOAD_SLICE = 2048;
 
 interface Entry {
