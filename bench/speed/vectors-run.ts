@@ -91,7 +91,7 @@ export async function runVectorsMode(opts: {
       'recall: recall.search (limit 5) over the corpus queries, alternately lexical only (no embedding model configured) and with the meaning lane, every question asked twice in a row; "meaning" = first ask, which embeds the question through the harness server\'s /v1/embeddings (answers at once, loopback); "cached" = the repeat, the question\'s vector cached (the engine\'s own cost); the lexical repeat is its pair',
       'store: message.append one at a time; lexical = before any vector exists, no embedding model; with vectors = after every turn has its vector, while a background loop embeds the new turns as they arrive (batches of 32, as the embeddings job)',
       'bytes per vector: system.status dbBytes after the fill − before, ÷ vectors stored',
-      'first meaning recall: the first recall.search with the lane on after the fill, which loads every vector of the model from SQLite into the in-memory index',
+      'first meaning recall: the first recall.search with the lane on after the fill, asked again every 100 ms while it answers degraded \'index-loading\' (the index loads in the background from the database\'s open and follows the fill); the time until it is on',
     ],
     elapsed_ms: Math.round(performance.now() - t0),
   });

@@ -57,9 +57,18 @@ export function recallTurns(
   input: RecallInput,
   deps: { source: TurnSource; now: number; config: RetrievalConfig; semantic?: SemanticLane | null },
 ): Omit<RecallResponse, 'latencyMs'> {
-  const { source, now, config: cfg } = deps;
-  const semantic = deps.semantic && cfg.semanticWeight > 0 && deps.semantic.turns.size > 0 ? deps.semantic : null;
+  return recallFromLexical(lexicalStage(input, deps), deps);
+}
 
+/** What the lexical lanes found (steps 1–2 without the embedding neighbours): it needs nothing of the question's vector. */
+export type LexicalStage = ReturnType<typeof lexicalStage>;
+
+/**
+ * Steps 1 and 2's lexical lanes. Split from the rest so a caller can run them while the question's embedding is on
+ * its way (engine/recall/recall-service.ts): the bm25, symbol and time reads do not wait for the endpoint.
+ */
+export function lexicalStage(input: RecallInput, deps: { source: TurnSource; now: number; config: RetrievalConfig }) {
+  const { source, now, config: cfg } = deps;
   // ── 1 query ────────────────────────────────────────────────────────────────────────────────────────────────────
   const symbols = querySymbols(input.query);
   const keywords = extractKeywords(input.query);
@@ -78,6 +87,17 @@ export function recallTurns(
   const timeLane = new Set(ranges.flatMap((r) => source.inRange(r, cfg.timeLane)));
   // The turns around the best text candidates (a turn found only there is scored by what it borrows).
   const around = cfg.neighbours ? bestOf(ftsRanks, cfg.neighboured) : [];
+  return { input, symbols, keywords, times, ranges, recentCue, who, terms, ftsRanks, symbolHits, timeLane, around };
+}
+
+/** Steps 2 (the embedding neighbours joined to the lexical candidates) to 6. */
+export function recallFromLexical(
+  stage: LexicalStage,
+  deps: { source: TurnSource; now: number; config: RetrievalConfig; semantic?: SemanticLane | null },
+): Omit<RecallResponse, 'latencyMs'> {
+  const { source, now, config: cfg } = deps;
+  const { input, symbols, keywords, times, ranges, recentCue, who, terms, ftsRanks, symbolHits, timeLane, around } = stage;
+  const semantic = deps.semantic && cfg.semanticWeight > 0 && deps.semantic.turns.size > 0 ? deps.semantic : null;
   const ids = new Set([...ftsRanks.keys(), ...symbolHits.keys(), ...timeLane, ...(semantic?.turns.keys() ?? [])]);
   const facts = source.facts(ids, around, { farAround: cfg.contextWindow ? cfg.farAround : 0, questionChars: cfg.questionChars });
   // The current conversation's last turns are in the context already.

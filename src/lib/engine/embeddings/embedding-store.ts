@@ -93,6 +93,23 @@ export function createEmbeddingStore(driver: SqlDriver) {
       }
       return { stored, replacedModels };
     },
+    /** The one model whose vectors are stored (one at a time, see `put`), or null: what to load when the database opens. */
+    storedModel(): string | null {
+      return driver.get<{ name: string }>('SELECT name FROM embedding_models ORDER BY id DESC LIMIT 1')?.name ?? null;
+    },
+    /**
+     * Up to `limit` vectors of a model and kind with ids after `afterId`, in id order: one slice of the in-memory
+     * index's background load (a range of the primary key, so each slice is a short read however large the table).
+     */
+    vectorsAfter(model: string, kind: EmbeddingKind, afterId: number, limit: number): { dims: number; rows: { id: number; vector: Uint8Array }[] } | null {
+      const m = modelRow(model);
+      if (!m) return null;
+      const rows = driver.all<{ id: number; vector: Uint8Array }>(
+        'SELECT ref_id AS id, vector FROM embeddings WHERE kind = ? AND ref_id > ? AND model_id = ? ORDER BY ref_id LIMIT ?',
+        [KIND_CODE[kind], afterId, m.id, limit],
+      );
+      return { dims: m.dims, rows };
+    },
     /** Every vector of a model and kind (loading the in-memory index once). */
     vectors(model: string, kind: EmbeddingKind): { dims: number; rows: { id: number; vector: Uint8Array }[] } | null {
       const m = modelRow(model);

@@ -4,7 +4,8 @@
  *   page ── embeddings.configure (endpoint, embedding model; kept in memory here, never in SQLite) ──▶ this service
  *   jobs worker ── embeddings.pending → the endpoint's /v1/embeddings → embeddings.store ──▶ embeddings table
  *   recall.search / memory.retrieve ── lane(kind, question) ─▶ the question's vector (the configured endpoint,
- *        cached) · the model's vectors in memory (VectorIndex, loaded once) ─▶ nearest ids with their cosine
+ *        cached) · the model's vectors in memory (VectorIndex, loaded in the
+ *        background from when the database opens: vector-loader.ts) ─▶ nearest ids with their cosine
  *
  * When no embedding model is configured the lane is 'off'; when one is but it cannot be used — the endpoint is
  * unreachable, times out, does not know the model, or nothing is embedded yet — it is 'degraded': recall is
@@ -15,9 +16,9 @@ import type { Logger } from '../../domain/log';
 import type { RetrievalConfig } from '../../domain/recall/config';
 import type { RecallQueryInfo } from '../../domain/recall/types';
 import { quantise } from '../../domain/embeddings/quantise';
-import { VectorIndex } from '../../domain/embeddings/vector-index';
 import { EngineError } from '../../domain/errors';
 import type { EmbeddingKind, EmbeddingStore } from './embedding-store';
+import { createVectorIndexes } from './vector-loader';
 
 /** Where the embeddings come from: the user's OpenAI-compatible endpoint and its embedding model. */
 export interface EmbeddingEndpoint {
@@ -39,26 +40,14 @@ export interface SemanticLaneResult {
 
 const QUERY_CACHE = 64;
 
-export function createSemanticService(deps: { store: EmbeddingStore; log: Logger; now: () => number; config: () => RetrievalConfig; embed: EmbedFn }) {
+export function createSemanticService(deps: { store: EmbeddingStore; log: Logger; now: () => number; config: () => RetrievalConfig; embed: EmbedFn; loadSlice?: number }) {
   let endpoint: EmbeddingEndpoint | null = null;
-  /** model → kind → its vectors in memory (loaded on first use, kept in step by `stored`). */
-  const indexes = new Map<string, Map<EmbeddingKind, VectorIndex>>();
+  /** model → kind → its vectors in memory, loaded in the background from when the database opens (vector-loader.ts). */
+  const indexes = createVectorIndexes({ store: deps.store, log: deps.log, ...(deps.loadSlice ? { slice: deps.loadSlice } : {}) });
+  indexes.warm();
   const queryVectors = new Map<string, Int8Array>();
   let failedUntil = 0;
   let lastFailure: string | null = null;
-
-  function index(model: string, kind: EmbeddingKind): VectorIndex | null {
-    let byKind = indexes.get(model);
-    if (!byKind) indexes.set(model, (byKind = new Map()));
-    const known = byKind.get(kind);
-    if (known) return known;
-    const loaded = deps.store.vectors(model, kind);
-    if (!loaded) return null;
-    const idx = new VectorIndex(loaded.dims, Math.max(1024, loaded.rows.length));
-    for (const r of loaded.rows) idx.set(r.id, toInt8(r.vector));
-    byKind.set(kind, idx);
-    return idx;
-  }
 
   async function queryVector(model: string, text: string): Promise<Int8Array> {
     const key = `${model}\u0000${text}`;
@@ -96,22 +85,17 @@ export function createSemanticService(deps: { store: EmbeddingStore; log: Logger
     /** The last failure to reach the endpoint for a question (null: none since it was configured or last worked). */
     lastFailure: () => lastFailure,
     /** Vectors were stored (embeddings.store): the in-memory index follows without a reload. */
-    stored(model: string, items: readonly { kind: EmbeddingKind; id: number; vector: Uint8Array }[], replacedModels: number): void {
-      if (replacedModels > 0) for (const name of [...indexes.keys()]) if (name !== model) indexes.delete(name);
-      const byKind = indexes.get(model);
-      if (!byKind) return;
-      for (const item of items) {
-        const idx = byKind.get(item.kind);
-        if (idx && idx.dims === item.vector.length) idx.set(item.id, toInt8(item.vector));
-        else byKind.delete(item.kind); // a new size: reload on next use
-      }
-    },
+    stored: indexes.stored,
+    /** Resolves when the background loads of the indexes have finished. */
+    settled: indexes.settled,
     /** The nearest turns or memories to `text` by meaning, or why there are none. */
     async lane(kind: EmbeddingKind, text: string, opts: { allow?: (id: number) => boolean } = {}): Promise<SemanticLaneResult> {
       const cfg = deps.config();
       if (!endpoint || !(cfg.semanticWeight > 0)) return { hits: new Map(), info: { state: 'off', model: endpoint?.model ?? null, reason: null, coverage: null } };
       const { model } = endpoint;
-      const idx = index(model, kind);
+      const { index: idx, loading } = indexes.ready(model, kind);
+      // Still loading from the database (it started when the database opened): lexical until it is in memory.
+      if (loading) return degraded(model, 'index-loading', null);
       if (!idx || idx.size === 0) return degraded(model, 'no-vectors', 0);
       if (deps.now() < failedUntil) return degraded(model, lastFailure ?? 'unreachable', null);
       let q: Int8Array;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../domain/clock';
 import type { RetrievalConfig } from '../../domain/recall/config';
+import type { SemanticService } from '../embeddings/semantic-service';
 import { createTestEngine, expectOk, type TestEngine } from '../testing';
+import { createRecallService } from './recall-service';
 
 /** A conversation of [role, text] lines, one minute apart. */
 async function chat(t: TestEngine, lines: readonly (readonly ['user' | 'assistant', string])[]): Promise<string> {
@@ -105,5 +107,45 @@ describe('recall.search (issue 8 retrieval)', () => {
       expect(hit.explain.terms.symbol).toBeGreaterThan(0);
       expect(hit.relevance).toBeCloseTo(hit.explain.weighted.symbol + hit.explain.weighted.recency + hit.explain.weighted.context, 10);
     }
+  });
+});
+
+describe('recall with the meaning lane: the lexical lanes do not wait for the question embedding (issue 18)', () => {
+  it('reads the bm25 lanes while the embedding is on its way, then fuses the neighbours it brings', async () => {
+    const t = await engine();
+    await chat(t, [
+      ['user', 'The kitchen tap is leaking again.'],
+      ['assistant', 'A new washer usually fixes that.'],
+    ]);
+    const events: string[] = [];
+    const traced = new Proxy(t.driver, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (prop !== 'all' && prop !== 'get') return typeof value === 'function' ? value.bind(target) : value;
+        return (sql: string, params?: unknown[]) => {
+          if (sql.includes('MATCH')) events.push('bm25');
+          return (value as (s: string, p?: unknown[]) => unknown).call(target, sql, params);
+        };
+      },
+    });
+    let arrive: (lane: Awaited<ReturnType<SemanticService['lane']>>) => void = () => {};
+    const semantic = {
+      lane: () => {
+        events.push('embedding asked');
+        return new Promise((resolve) => (arrive = resolve));
+      },
+    } as unknown as SemanticService;
+    const service = createRecallService({ env: { driver: traced, clock: t.clock, retrieval: undefined }, semantic });
+    const answer = service.recall({ query: 'leaking tap', limit: 5, recentTurns: 0, blockSize: 20, includeSummaries: false });
+    await Promise.resolve();
+    // The bm25 reads ran after the embedding was asked for and before it arrived.
+    expect(events[0]).toBe('embedding asked');
+    expect(events).toContain('bm25');
+    events.push('embedding arrived');
+    const washer = expectOk(await t.engine.call('recall.search', { query: 'washer', limit: 1 })).results[0]?.turnId as number;
+    arrive({ hits: new Map([[washer, 0.9]]), info: { state: 'on', model: 'm', reason: null, coverage: null } });
+    const res = await answer;
+    expect(res.query.semantic.state).toBe('on');
+    expect(res.results.map((r) => r.turnId)).toContain(washer);
   });
 });

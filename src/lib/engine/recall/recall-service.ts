@@ -1,5 +1,5 @@
 import { retrievalConfig } from '../../domain/recall/config';
-import { recallTurns, type RecallInput } from '../../domain/recall/pipeline';
+import { lexicalStage, recallFromLexical, type RecallInput } from '../../domain/recall/pipeline';
 import type { EngineEnv } from '../env';
 import type { SemanticService } from '../embeddings/semantic-service';
 import { createTurnIndex } from './turn-index';
@@ -20,8 +20,12 @@ export function createRecallService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
     async recall(input: RecallInput): Promise<RecallResponse> {
       const t0 = performance.now();
       const config = retrievalConfig(deps.env.retrieval);
-      const lane = await deps.semantic.lane('turn', input.query);
-      const out = recallTurns(input, { source, now: deps.env.clock.now(), config, semantic: { turns: lane.hits, info: lane.info } });
+      const now = deps.env.clock.now();
+      // The question's embedding is asked for first; the lexical lanes run while it is on its way (no wait in series).
+      const pending = deps.semantic.lane('turn', input.query);
+      const lexical = lexicalStage(input, { source, now, config });
+      const lane = await pending;
+      const out = recallFromLexical(lexical, { source, now, config, semantic: { turns: lane.hits, info: lane.info } });
       return { ...out, latencyMs: performance.now() - t0 };
     },
   };
