@@ -22,8 +22,8 @@ import { selectScope } from './scope-selection';
 
 /**
  * Writes a validated export into the database — synchronously, inside the caller's transaction, so it
- * is all or nothing. The preview runs the very same code in a transaction it rolls back, so what it
- * announces is what an apply does. Per row (domain/backup/diff.ts decides):
+ * is all or nothing. The preview runs the very same code on a dry-run target that writes nothing
+ * (import-dry-run.ts), so what it announces is what an apply does. Per row (domain/backup/diff.ts decides):
  *
  *   references rewritten ─▶ same identity? ─ yes ─▶ skip | update | conflict
  *                                        └─ no ──▶ a duplicate? ─ yes ─▶ skip (or conflict)
