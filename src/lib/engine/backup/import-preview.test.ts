@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExportScope, ImportMode } from '../../domain/backup';
+import type { ExportScope, ImportMode, TableCounts } from '../../domain/backup';
 import { expectOk } from '../testing';
 import { createImportService } from './import-service';
 import { fillEveryTable, type Filled } from './test-fill';
@@ -19,7 +19,7 @@ async function previewThenApply(b: BackupTestEngine, text: string, mode: ImportM
   return { preview, result };
 }
 
-const sum = (tables: Record<string, Record<string, number>>, outcome: string) => Object.values(tables).reduce((n, c) => n + (c[outcome] ?? 0), 0);
+const sum = (tables: Record<string, TableCounts>, outcome: keyof TableCounts) => Object.values(tables).reduce((n, c) => n + c[outcome], 0);
 
 interface Case {
   name: string;
@@ -28,7 +28,7 @@ interface Case {
   /** What the receiving database holds before the file arrives. */
   receiver: (b: BackupTestEngine, fileOf: () => Promise<string>, a: Filled) => Promise<void>;
   /** Outcomes this case must exercise (so the comparison is not between two zeros). */
-  exercises: string[];
+  exercises: (keyof TableCounts)[];
 }
 
 const edit = (b: BackupTestEngine) => {
