@@ -15,12 +15,15 @@ import type { Input, Method, Output } from '../../src/lib/engine/protocol/contra
 import { createBetterSqlite3Driver } from '../../src/lib/engine/store/better-sqlite3-driver';
 import { loadMigrationsFromDisk } from '../../src/lib/engine/store/migrations-fs';
 import { generateMemories, generateTurns, type CorpusQuery, type CorpusTurn } from '../lib/corpus';
+import { createBulkWriter } from './bulk-fill';
 
 /** sqlite-wasm's compiled-in page size (TECH-NOTES "sqlite-wasm"); better-sqlite3 defaults to 4096. */
 export const WASM_PAGE_SIZE = 8192;
 
 /** Turns per transaction in the bulk fill (fillTo). */
 export const FILL_BATCH = 5000;
+/** Turns per transaction in the bulk path (bulk-fill.ts): no engine calls, so a bigger batch costs little memory. */
+export const BULK_BATCH = 25_000;
 
 export interface OpenSession {
   /** The corpus session number … */
@@ -49,7 +52,12 @@ export interface NativeRun {
   close(): void;
 }
 
-export function openNative(opts: { path: string; seed: number; total: number }): NativeRun {
+/**
+ * `fill`: how fillTo writes the untimed turns. 'bulk' (the default): prepared statements straight into the
+ * tables (bulk-fill.ts), ~4× faster — what makes the million-turn row possible; 'engine': every turn through
+ * engine.handle, the reference bulk-fill.test.ts compares it with.
+ */
+export function openNative(opts: { path: string; seed: number; total: number; fill?: 'bulk' | 'engine' }): NativeRun {
   rmSync(opts.path, { force: true });
   rmSync(`${opts.path}-journal`, { force: true });
   const db = new Database(opts.path);
@@ -98,6 +106,41 @@ export function openNative(opts: { path: string; seed: number; total: number }):
     stored++;
   }
 
+  const bulk = createBulkWriter(db);
+  /** fillTo's bulk path: the same rows as the engine path below (bulk-fill.test.ts), FILL_BATCH turns per transaction. */
+  async function bulkFillTo(upTo: number, progress?: (stored: number) => void): Promise<void> {
+    // The timed appends (the engine) may have moved the open conversation on since the last fill.
+    if (open) bulk.resume(open.id);
+    while (stored < upTo) {
+      const rolled: Promise<IpcResponse<unknown>>[] = [];
+      const end = Math.min(upTo, stored + BULK_BATCH);
+      engine.env.driver.transaction(() => {
+        while (stored < end) {
+          const turn = pending ?? next();
+          if (!pending && open?.no !== turn.session) {
+            if (open) {
+              bulk.flush();
+              // The rolling summaries through the engine, as the engine path makes them (once per conversation).
+              rolled.push(engine.handle({ method: 'summary.roll', input: { sessionId: open.id } }));
+            }
+            open = { no: turn.session, id: randomId() };
+            bulk.openSession(open.id);
+            sessions++;
+          }
+          bulk.append(turn.role, turn.content);
+          pending = null;
+          stored++;
+        }
+        bulk.flush();
+      });
+      for (const reply of rolled) {
+        const res = await reply;
+        if (!res.ok) throw new Error(`native summary.roll: ${res.error.code} ${res.error.message}`);
+      }
+      progress?.(stored);
+    }
+  }
+
   return {
     async fillTo(upTo, progress) {
       // A bulk fill: no journal file and no fsync (the timed phase restores the browser's durability) …
@@ -106,6 +149,10 @@ export function openNative(opts: { path: string; seed: number; total: number }):
       // … and FILL_BATCH turns per transaction. Each call is still one engine write through engine.handle, with
       // its own transaction — nested, a savepoint — so the rows are those the app writes; what a batch saves is
       // the per-commit work, above all FTS5 flushing a new index segment (and merging) at every commit.
+      if (opts.fill !== 'engine') {
+        await bulkFillTo(upTo, progress);
+        return;
+      }
       while (stored < upTo) {
         const sent: { method: Method; reply: Promise<IpcResponse<unknown>> }[] = [];
         // engine.handle runs a write synchronously up to its answer, so every call lands inside the batch.

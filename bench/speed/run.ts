@@ -156,7 +156,7 @@ async function main(): Promise<void> {
     checks: checks(out),
     notes: [
       `each size in a fresh Chromium profile (fresh OPFS); the last min(size, ${sample}) turns appended one at a time through Comlink + createCaller, each timed`,
-      'earlier turns: the same engine on better-sqlite3 writes them, the file is imported into the OPFS pool (bench-only bulk path)',
+      'earlier turns: written on better-sqlite3 by the bulk prefill (bulk-fill.ts: the rows message.append writes, with the engine\'s own symbol, full-text and title functions, in 25,000-turn transactions; the rolling summaries through the engine; equal to the engine path, bulk-fill.test.ts), the file is imported into the OPFS pool (bench-only bulk path)',
       'recall = recall.search (limit 5) over a fixed set of symbol / zh / en / mixed queries; memories = memory.create after the turns',
       'worker memory: V8 used heap over CDP after a forced GC; sqlite-wasm linear memory and sqlite3_status64(MEMORY_USED) read in the worker (worker-heap.ts); peers: page JS heap added, after gc()',
       'send overhead: the chat path (engine/client/generation-run.ts: turn.prepare → openai-compatible provider → turn.finish) against a scripted model on the harness server that answers at once; send → the request leaves (fetch called), reply done (stream ended) → stored (turn.finish answered with the message)',
@@ -257,6 +257,17 @@ async function main(): Promise<void> {
   const last = out.at(-1);
   if (last?.episodes) log(`  episode.record p95 ${last.episodes.record_ms.p95} ms, episode.query p95 ${last.episodes.query_ms.p95} ms, rules.list p95 ${last.episodes.rules_list_ms.p95} ms`);
   console.log(`\n${machineLine(result.machine)}, Chromium ${chromium}\n\n${speedTables(result, 'text')}\n\n→ ${file} (${(result.elapsed_ms / 1000).toFixed(0)} s)`);
+}
+
+// SIGTERM / SIGINT stop the run. Playwright installs its own SIGTERM listener (it closes its browsers), and a listener
+// stops Node's default exit, so the run went on until SIGKILL. Exiting runs Playwright's exit hook, which kills
+// Chromium; the results file keeps every size finished before the signal (saved after each size).
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping (the results file keeps the sizes finished so far)`);
+    rmSync(join(CACHE, 'native.sqlite3'), { force: true });
+    process.exit(signal === 'SIGTERM' ? 143 : 130);
+  });
 }
 
 await (values.lifecycle ? lifecycleOnly() : main());

@@ -14,6 +14,7 @@ import {
 } from '../../domain/backup';
 import type { SqlDriver } from '../store/driver';
 import { writeFtsRow } from './fts-index';
+import { createDryRunTarget, type ImportTarget } from './import-dry-run';
 import { REGISTRY, type EngineTable } from './registry';
 import { toSqlValue } from './row-codec';
 import { createRowLookup, type LocalRow } from './row-lookup';
@@ -21,8 +22,8 @@ import { selectScope } from './scope-selection';
 
 /**
  * Writes a validated export into the database — synchronously, inside the caller's transaction, so it
- * is all or nothing. The preview runs the very same code in a transaction it rolls back, so what it
- * announces is what an apply does. Per row (domain/backup/diff.ts decides):
+ * is all or nothing. The preview runs the very same code on a dry-run target that writes nothing
+ * (import-dry-run.ts), so what it announces is what an apply does. Per row (domain/backup/diff.ts decides):
  *
  *   references rewritten ─▶ same identity? ─ yes ─▶ skip | update | conflict
  *                                        └─ no ──▶ a duplicate? ─ yes ─▶ skip (or conflict)
@@ -34,7 +35,8 @@ import { selectScope } from './scope-selection';
  *
  * `startImport` does the same a few rows at a time (`step`), so that a large file is applied in short
  * transactions with the worker free in between (issue 16, import-service.ts); `applyImport` runs it to the end
- * in the caller's one transaction (the preview, tests).
+ * in the caller's one transaction (tests). With `dryRun` the same code writes nothing (import-dry-run.ts): the
+ * preview counts what an apply would do, a few rows at a time, with the worker free in between.
  */
 export interface ApplyReport {
   mode: ImportMode;
@@ -75,8 +77,14 @@ export function applyImport(driver: SqlDriver, file: EngramExport, mode: ImportM
  * `skipRemoval`: a replace resumed after a crash, whose removal committed before (what is there now in its
  * scope is what this file already wrote; writing it again with the file winning gives the same end).
  */
-export function startImport(driver: SqlDriver, file: EngramExport, mode: ImportMode, opts: { skipRemoval?: boolean; clearProjects?: string[] } = {}): ImportRun {
-  const lookup = createRowLookup(driver);
+export function startImport(
+  driver: SqlDriver,
+  file: EngramExport,
+  mode: ImportMode,
+  opts: { skipRemoval?: boolean; clearProjects?: string[]; dryRun?: boolean } = {},
+): ImportRun {
+  const target: ImportTarget = opts.dryRun ? createDryRunTarget(driver) : databaseTarget(driver);
+  const { lookup } = target;
   const counts = Object.fromEntries(
     REGISTRY.map((e) => [e.spec.name, { ...emptyCounts(), incoming: file.tables[e.spec.name].length }]),
   ) as Record<TableName, TableCounts>;
@@ -134,37 +142,12 @@ export function startImport(driver: SqlDriver, file: EngramExport, mode: ImportM
     return { same: (rule.same ?? []).every((c) => local.row[c] === row[c]), local };
   }
 
-  function update(e: EngineTable, local: LocalRow, row: Row): void {
-    const { spec } = e;
-    const cols = Object.keys(spec.columns).filter((c) => c !== spec.surrogate && !spec.key.includes(c));
-    if (cols.length === 0) return;
-    const set = cols.map((c) => `${c} = ?`).join(', ');
-    const values = cols.map((c) => toSqlValue(spec, c, row[c]));
-    if (spec.withoutRowid) {
-      driver.run(`UPDATE ${spec.name} SET ${set} WHERE ${spec.key.map((k) => `${k} IS ?`).join(' AND ')}`, [
-        ...values,
-        ...spec.key.map((k) => toSqlValue(spec, k, local.row[k])),
-      ]);
-      return;
-    }
-    driver.run(`UPDATE ${spec.name} SET ${set} WHERE rowid = ?`, [...values, local.rowid]);
-    e.onUpdate?.(driver, local.rowid);
-    if (e.fts) writeFtsRow(driver, e.fts, { rowid: local.rowid, row, replace: true });
-  }
-
+  const { update } = target;
   function insert(e: EngineTable, row: Row, keepId: boolean): void {
-    const { spec } = e;
-    const cols = Object.keys(spec.columns).filter((c) => keepId || c !== spec.surrogate);
-    const values = cols.map((c) => toSqlValue(spec, c, row[c]));
-    const sql = `INSERT INTO ${spec.name} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
-    if (spec.withoutRowid) {
-      driver.run(sql, values);
-      return;
-    }
-    const rowid = driver.get<{ r: number }>(`${sql} RETURNING rowid AS r`, values)?.r as number;
-    inserted.get(spec.name)?.add(rowid);
-    if (spec.surrogate && !keepId) idMap.get(spec.name)?.set(row[spec.surrogate], rowid);
-    if (e.fts) writeFtsRow(driver, e.fts, { rowid, row, replace: false });
+    const rowid = target.insert(e, row, keepId);
+    if (e.spec.withoutRowid) return;
+    inserted.get(e.spec.name)?.add(rowid);
+    if (e.spec.surrogate && !keepId) idMap.get(e.spec.name)?.set(row[e.spec.surrogate], rowid);
   }
 
   function importRow(e: EngineTable, fileRow: Row, forceConflict: boolean): RowOutcome {
@@ -213,7 +196,7 @@ export function startImport(driver: SqlDriver, file: EngramExport, mode: ImportM
 
   function step(maxRows = ROWS_PER_STEP): boolean {
     if (!removed) {
-      removeScope(driver, file.scope, counts);
+      target.removeScope(file.scope, counts);
       removed = true;
       return true;
     }
@@ -256,6 +239,44 @@ export function ownedProjects(driver: SqlDriver, scope: ExportScope): string[] {
   if (scope.kind === 'session') return [];
   if (scope.kind === 'project') return [scope.id];
   return driver.all<{ id: string }>('SELECT id FROM projects ORDER BY id').map((r) => r.id);
+}
+
+/** The import's writes into the database (an apply); createDryRunTarget is the preview's. */
+function databaseTarget(driver: SqlDriver): ImportTarget {
+  return {
+    lookup: createRowLookup(driver),
+    insert(e, row, keepId) {
+      const { spec } = e;
+      const cols = Object.keys(spec.columns).filter((c) => keepId || c !== spec.surrogate);
+      const values = cols.map((c) => toSqlValue(spec, c, row[c]));
+      const sql = `INSERT INTO ${spec.name} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
+      if (spec.withoutRowid) {
+        driver.run(sql, values);
+        return -1;
+      }
+      const rowid = driver.get<{ r: number }>(`${sql} RETURNING rowid AS r`, values)?.r as number;
+      if (e.fts) writeFtsRow(driver, e.fts, { rowid, row, replace: false });
+      return rowid;
+    },
+    update(e, local, row) {
+      const { spec } = e;
+      const cols = Object.keys(spec.columns).filter((c) => c !== spec.surrogate && !spec.key.includes(c));
+      if (cols.length === 0) return;
+      const set = cols.map((c) => `${c} = ?`).join(', ');
+      const values = cols.map((c) => toSqlValue(spec, c, row[c]));
+      if (spec.withoutRowid) {
+        driver.run(`UPDATE ${spec.name} SET ${set} WHERE ${spec.key.map((k) => `${k} IS ?`).join(' AND ')}`, [
+          ...values,
+          ...spec.key.map((k) => toSqlValue(spec, k, local.row[k])),
+        ]);
+        return;
+      }
+      driver.run(`UPDATE ${spec.name} SET ${set} WHERE rowid = ?`, [...values, local.rowid]);
+      if (e.clears) driver.run(`DELETE FROM ${e.clears.table} WHERE ${e.clears.column} = ?`, [local.rowid]);
+      if (e.fts) writeFtsRow(driver, e.fts, { rowid: local.rowid, row, replace: true });
+    },
+    removeScope: (scope, counts) => removeScope(driver, scope, counts),
+  };
 }
 
 /** Replace: the rows the scope owns go first, children before parents (no closure: a conversation's project stays). */

@@ -14,9 +14,9 @@ import { EngineError } from '../../domain/errors';
 import type { EngineEnv } from '../env';
 import type { SqlDriver } from '../store/driver';
 import type { ProjectFileStore } from '../files/project-file-store';
-import { applyImport, ownedProjects, startImport, type ApplyReport, type ImportRun } from './import-apply';
+import { ownedProjects, startImport, type ApplyReport, type ImportRun } from './import-apply';
 import type { TwoStep } from '../protocol/define';
-import { runInSlices } from '../store/slices';
+import { runInSlices, SLICE_BUDGET_MS, yieldToQueue } from '../store/slices';
 import { clearImportJournal, importKey, readImportJournal, writeImportJournal } from './import-journal';
 import { clearPendingFiles, readPendingFiles, recordPendingFiles, type PendingFiles } from './file-journal';
 import { carryOut, planFiles, type FilePlan, type FilesReport } from './import-files';
@@ -64,7 +64,8 @@ export type ImportResult = Omit<ImportPreview, 'files' | 'file'> & {
 };
 
 export interface ImportProgress {
-  state: 'applying' | 'applied' | 'staged';
+  /** previewing: its counts are being made (a preview by token; nothing is written). */
+  state: 'previewing' | 'applying' | 'applied' | 'staged';
   rowsDone: number;
   totalRows: number;
 }
@@ -84,12 +85,12 @@ interface Staged {
   stepping: { mode: ImportMode; run: ImportRun } | null;
   /** While importApply writes it. */
   applying: { rowsDone: number; totalRows: number } | null;
+  /** While a preview counts what it would do. */
+  previewing: { rowsDone: number; totalRows: number } | null;
 }
 
 const STAGE_TTL_MS = 30 * 60_000;
 
-/** Thrown inside the preview's transaction to roll it back. */
-class PreviewRollback extends Error {}
 
 /** A preview without its dry run: what the file brings, nothing about what it would change. */
 function uncounted(driver: SqlDriver, file: EngramExport, mode: ImportMode): ApplyReport {
@@ -100,7 +101,12 @@ function uncounted(driver: SqlDriver, file: EngramExport, mode: ImportMode): App
   return { mode, tables, conflicts: [], conflictsTotal: 0, clearProjects: ownedProjects(driver, file.scope) };
 }
 
-export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clock' | 'ids' | 'log'>; files: ProjectFileStore | undefined }) {
+export function createImportService(deps: {
+  env: Pick<EngineEnv, 'driver' | 'clock' | 'ids' | 'log'>;
+  files: ProjectFileStore | undefined;
+  /** The preview's slices (tests inject a clock that counts steps): how long one may run, and the clock that says. */
+  previewSlices?: { budgetMs?: number; now?: () => number; onSlice?: (rowsDone: number) => void };
+}) {
   const { driver, clock, ids, log } = deps.env;
   let staged: Staged | null = null;
 
@@ -142,7 +148,7 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
     const rows = Object.values(file.tables).reduce((n, r) => n + r.length, 0);
     log.info('backup.import-staged', { bytes: blob.size, rows, files: file.files.length, from: migratedFrom });
     const token = `import-${ids()}`;
-    staged = { token, file, info, stagedAt: clock.now(), plans: {}, applied: null, stepping: null, applying: null };
+    staged = { token, file, info, stagedAt: clock.now(), plans: {}, applied: null, stepping: null, applying: null, previewing: null };
     // A file nobody applies or discards must not hold the worker's memory until the next import.
     const timer = setTimeout(() => {
       if (staged?.token === token) staged = null;
@@ -151,26 +157,40 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
     return staged;
   }
 
+  /**
+   * What an apply of `file` would do, counted by the apply's own code on a dry run (import-dry-run.ts: nothing
+   * is written) in slices of ~SLICE_BUDGET_MS, the worker free in between (issue 16: it was one rolled-back
+   * transaction, up to 8 s at 100,000 memories). A write that lands between two slices is seen by the slices
+   * after it, as it would be by an apply; the apply checks the projects it replaces again.
+   */
+  async function count(s: Staged, mode: ImportMode): Promise<ApplyReport> {
+    const run = startImport(driver, s.file, mode, { dryRun: true });
+    const now = deps.previewSlices?.now ?? (() => performance.now());
+    const budget = deps.previewSlices?.budgetMs ?? SLICE_BUDGET_MS;
+    s.previewing = { rowsDone: 0, totalRows: run.totalRows };
+    try {
+      for (let more = true; more; ) {
+        const t0 = now();
+        do more = run.step();
+        while (more && now() - t0 < budget);
+        s.previewing.rowsDone = run.rowsDone;
+        deps.previewSlices?.onSlice?.(run.rowsDone);
+        if (more) await yieldToQueue();
+      }
+    } finally {
+      s.previewing = null;
+    }
+    return run.report();
+  }
+
   return {
     /**
-     * `dryRun: false` reads, validates and plans without counting what the import would do: the count
-     * is a rolled-back apply, which holds the write lock as long as the apply itself (the Node host
+     * `dryRun: false` reads, validates and plans without counting what the import would do (the Node host
      * imports in steps instead, and reports the counts at the end).
      */
     async preview(input: { mode: ImportMode; dryRun?: boolean } & ({ file: Blob } | { token: string })): Promise<ImportPreview> {
       const s = 'file' in input ? await stage(input.file) : mustGet(input.token);
-      let report: ApplyReport | null = null;
-      if (input.dryRun === false) report = uncounted(driver, s.file, input.mode);
-      else
-        try {
-          driver.transaction(() => {
-            report = applyImport(driver, s.file, input.mode);
-            throw new PreviewRollback();
-          });
-        } catch (err) {
-          if (!(err instanceof PreviewRollback)) throw err;
-        }
-      const r = report as unknown as ApplyReport;
+      const r = input.dryRun === false ? uncounted(driver, s.file, input.mode) : await count(s, input.mode);
       const plan = await planFiles({ store: deps.files, files: s.file.files, mode: input.mode, clearProjects: r.clearProjects });
       s.plans[input.mode] = { ...plan, clearProjects: r.clearProjects };
       return { token: s.token, mode: input.mode, file: s.info, tables: r.tables, files: plan.report, conflicts: r.conflicts, conflictsTotal: r.conflictsTotal };
@@ -246,6 +266,7 @@ export function createImportService(deps: { env: Pick<EngineEnv, 'driver' | 'clo
     progress(token: string): ImportProgress {
       const s = mustGet(token);
       if (s.applying) return { state: 'applying', ...s.applying };
+      if (s.previewing) return { state: 'previewing', ...s.previewing };
       const total = Object.values(s.file.tables).reduce((n, r) => n + r.length, 0);
       return { state: s.applied ? 'applied' : 'staged', rowsDone: s.applied ? total : 0, totalRows: total };
     },

@@ -1,6 +1,5 @@
 import { TABLES, type Row, type TableName, type TableSpec } from '../../domain/backup';
 import { settingsSchema } from '../../domain/settings';
-import type { SqlDriver } from '../store/driver';
 import { FTS_INDEXES, type FtsIndex } from './fts-index';
 
 /**
@@ -35,8 +34,8 @@ export interface EngineTable {
   readonly own: Partial<Record<ScopeKind, OwnPredicate>>;
   readonly duplicate?: DuplicateRule;
   readonly fts?: FtsIndex;
-  /** Derived rows to clear when an import rewrites a row (the file brings their new version). */
-  readonly onUpdate?: (driver: SqlDriver, rowid: number) => void;
+  /** Derived rows to clear when an import rewrites a row (the file brings their new version): `table` rows whose `column` is its rowid. */
+  readonly clears?: { readonly table: TableName; readonly column: string };
   /**
    * The table is one document's history (the profile's versions): if any incoming row conflicts, all
    * of them do, so two devices' histories are never interleaved into a version nobody wrote.
@@ -60,7 +59,7 @@ const ENTRIES: Record<TableName, Entry> = {
     own: { project: ofSessions, session: ofSessions },
     fts: FTS_INDEXES.messages,
     // The symbol rows of a message are derived from its text; the file carries those of the new text.
-    onUpdate: (driver, rowid) => void driver.run('DELETE FROM symbol_index WHERE turn_id = ?', [rowid]),
+    clears: { table: 'symbol_index', column: 'turn_id' },
   },
   summaries: { own: { project: ofSessions, session: ofSessions }, fts: FTS_INDEXES.summaries },
   symbol_index: { own: following((sel) => `turn_id IN ${sel('messages', 'id')}`) },

@@ -34,9 +34,9 @@ export function createRowLookup(driver: SqlDriver) {
     byKey(entry: EngineTable, values: Row): LocalRow | undefined {
       return select(entry, entry.spec.key, values, { limit: 1 })[0];
     },
-    /** Rows with the same values in `columns` (a natural key or a duplicate rule), a bounded few. */
-    byColumns(entry: EngineTable, columns: readonly string[], values: Row, extra?: string): LocalRow[] {
-      return select(entry, columns, values, { extra, limit: 50 });
+    /** Rows with the same values in `columns` (a natural key or a duplicate rule), a bounded few (`limit` -1: all). */
+    byColumns(entry: EngineTable, columns: readonly string[], values: Row, extra?: string, limit = 50): LocalRow[] {
+      return select(entry, columns, values, { extra, limit });
     },
   };
 }
