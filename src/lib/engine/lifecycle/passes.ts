@@ -100,7 +100,7 @@ export function decayPass({ driver, clock, ledger }: PassDeps): Pass {
   return { step, report };
 }
 
-interface FullRow {
+export interface FullRow {
   rid: number;
   id: string;
   kind: string;
@@ -139,9 +139,9 @@ function mergeIndex(driver: SqlDriver): boolean {
   return total() - before >= 2;
 }
 
-/** Compresses one episode in place (003 压缩策略); the caller notes it in the ledger. */
-export function compressEpisode(driver: SqlDriver, e: FullRow, now: number): void {
-  const summary = compressedSummary({
+/** The template summary (domain/lifecycle/compress.ts) of a stored episode. */
+export function templateSummary(e: FullRow): string {
+  return compressedSummary({
     kind: e.kind,
     skillUsed: e.skill_id,
     sceneType: e.scene_type,
@@ -156,6 +156,13 @@ export function compressEpisode(driver: SqlDriver, e: FullRow, now: number): voi
     createdAt: e.created_at,
     features: { candidates: [], ...(JSON.parse(e.features) as object) },
   });
+}
+
+/**
+ * Compresses one episode in place (003 压缩策略); the caller notes it in the ledger. `summary`: the model's
+ * (model-summaries.ts), asked for before the transaction; the template otherwise.
+ */
+export function compressEpisode(driver: SqlDriver, e: FullRow, now: number, summary: string = templateSummary(e)): void {
   driver.run(
     `UPDATE episodes SET compressed = 1, summary = ?, candidates = '[]', input_summary = '', final_text = NULL, explicit = NULL, updated_at = ? WHERE rid = ?`,
     [summary, now, e.rid],
@@ -164,7 +171,7 @@ export function compressEpisode(driver: SqlDriver, e: FullRow, now: number): voi
   driver.run('DELETE FROM episodes_fts WHERE rowid = ?', [e.rid]);
 }
 
-const FULL = 'rid, id, kind, project_id, skill_id, scene_type, implicit, first_signal, valence, edit_distance, selected_index, candidates, explicit, uses, features, decay, created_at';
+export const FULL = 'rid, id, kind, project_id, skill_id, scene_type, implicit, first_signal, valence, edit_distance, selected_index, candidates, explicit, uses, features, decay, created_at';
 const LRU_KEY = 'COALESCE(last_recalled_at, created_at)';
 
 /**

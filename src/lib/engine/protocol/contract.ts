@@ -785,6 +785,22 @@ export const contract = {
     errors: ['NOT_FOUND'],
     write: true,
   }),
+  /**
+   * Model-phrased compression summaries (issue 19 item 2): the episodes due for compression with what the
+   * model may read (the template's facts, short excerpts); the jobs worker asks the configured model, then
+   * `lifecycle.compressWith` writes each summary only if its episode is unchanged and still due (else skipped:
+   * the pass compresses it with the template).
+   */
+  'lifecycle.summaryCandidates': call<{ items: Life.SummaryCandidate[] }>()({
+    input: z.strictObject({ limit: z.number().int().min(1).max(50).default(10) }),
+  }),
+  'lifecycle.compressWith': call<{ compressed: string[]; skipped: string[] }>()({
+    input: z.strictObject({
+      items: z.array(z.strictObject({ id, seen: z.string().max(100), summary: z.string().trim().min(1).max(2_000) })).max(50),
+    }),
+    write: true,
+    background: true,
+  }),
   // ── clearing that means it (issue 19) ─────────────────────────────────────
   /**
    * 003 memory:clear:all: a fresh user — every memory, episode, rule (with history, conflicts, feedback), run,
