@@ -87,8 +87,8 @@ describe('lifecycle passes work in slices of their budget', () => {
     expect(runs.purge.report.deleted).toBe(70);
     expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM episodes WHERE compressed = 0')?.n).toBe(ACTIVE_EPISODES_PER_PROJECT);
     for (const [phase, r] of Object.entries(runs)) {
-      // One step is a handful of statements (one episode compressed, a few deleted, ten decayed) …
-      expect(r.stepMax, phase).toBeLessThanOrEqual(phase === 'compress' ? 6 : 21);
+      // One step is a handful of statements (one episode compressed — with a bounded index merge now and then —, a few deleted, ten decayed) …
+      expect(r.stepMax, phase).toBeLessThanOrEqual(phase === 'compress' ? 8 : 21);
       // … so a slice stops within one step of its 20-statement budget.
       expect(Math.max(...r.perSlice), phase).toBeLessThanOrEqual(20 + r.stepMax);
       expect(r.slices, phase).toBeGreaterThan(3);

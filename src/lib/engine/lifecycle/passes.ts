@@ -123,12 +123,15 @@ export interface FullRow {
 /**
  * FTS5 merges the text index's segments when a transaction that changed it commits ("automerge"): with the
  * compression's deletes, one COMMIT merged for 209 ms (bench/speed/lifecycle-steps.ts, native). The compress
- * pass turns that off while it runs and merges afterwards FTS_MERGE_PAGES pages a step (FTS5's incremental
- * 'merge'), then sets FTS5's default back. A pass cut short leaves it off until the next compress pass ends;
+ * pass turns that off while it runs, merges FTS_MERGE_PAGES pages every few steps meanwhile and a step at a
+ * time at its end until nothing is left (FTS5's incremental 'merge', which merges where 'usermerge' segments
+ * share a level, as automerge would), then sets FTS5's default back. A pass cut short leaves it off until the next compress pass ends;
  * FTS5's crisis merge still bounds the segments meanwhile.
  */
 export const FTS_AUTOMERGE_DEFAULT = 4;
 export const FTS_MERGE_PAGES = 8;
+/** Compress steps between two bounded merges while the pass runs. */
+const MERGE_EVERY = 32;
 // FTS5 wants integers here and better-sqlite3 binds numbers as REAL: the (constant) numbers go in the SQL.
 const setAutomerge = (driver: SqlDriver, n: number) => driver.run(`INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('automerge', ${Math.trunc(n)})`);
 /** One bounded piece of merging; false when there was nothing left to merge. */
@@ -221,11 +224,15 @@ export function compressPass({ driver, clock, ledger }: PassDeps): Pass {
     ledger.note({ itemType: 'episode', itemId: e.id, projectId: e.project_id, action: 'compressed', reason, decay: e.decay, text: episodeLabel(e) });
   };
   let merging = false;
+  let steps = 0;
   const step = (): boolean => {
     if (!automergeOff) {
       setAutomerge(driver, 0);
       automergeOff = true;
     }
+    // Meanwhile the index is merged here, a bounded piece every MERGE_EVERY steps, so the segments the
+    // foreground's writes add do not pile up (into a crisis merge in someone's COMMIT) while automerge is off.
+    if (!merging && ++steps % MERGE_EVERY === 0) mergeIndex(driver);
     if (merging) {
       // The text index's segments, merged FTS_MERGE_PAGES pages a step, then left to FTS5 again.
       if (mergeIndex(driver)) return true;
