@@ -10,7 +10,7 @@ export function lifecycleHandlers(s: Services): Handlers<'lifecycle.status' | 'l
     'lifecycle.run': ({ phases, vacuum }) => ({ announceAfter: true, write: () => null, then: () => l.run({ phases, vacuum }) }),
     'lifecycle.ledger': (input) => l.ledger.list(input),
     'lifecycle.keep': ({ itemType, itemId }) => l.ledger.keep(itemType, itemId),
-    'lifecycle.summaryCandidates': ({ limit }) => ({ items: l.summaryCandidates(limit) }),
+    'lifecycle.summaryCandidates': (input) => l.summaryCandidates(input),
     'lifecycle.compressWith': ({ items }) => l.compressWith(items),
   };
 }

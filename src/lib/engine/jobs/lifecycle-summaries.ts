@@ -10,6 +10,7 @@ import { EngineError, unwrap } from '../../domain/errors';
 import { acceptedSummary, summaryMessages, SUMMARY_MAX_TOKENS } from '../../domain/lifecycle/summary-prompt';
 import type { ModelProvider } from '../../domain/llm/types';
 import type { EngineCaller } from '../client/caller';
+import type { SummaryCandidate } from '../lifecycle/types';
 
 /** The longest the model may take for one summary. */
 export const SUMMARY_TIMEOUT_MS = 30_000;
@@ -33,10 +34,10 @@ export async function modelSummaries(opts: { engine: EngineCaller; provider: Mod
   const report: ModelSummaryReport = { byModel: 0, skipped: 0, fallback: null };
   if (!opts.provider?.canGenerate) return { ...report, fallback: 'no-model' };
   const asked = new Set<string>();
-  while (asked.size < MODEL_SUMMARIES_PER_RUN && !opts.signal?.aborted) {
-    const { items } = unwrap(await opts.engine.call('lifecycle.summaryCandidates', { limit: BATCH }));
-    const fresh = items.filter((c) => !asked.has(c.id)).slice(0, MODEL_SUMMARIES_PER_RUN - asked.size);
-    if (fresh.length === 0) break;
+  for (let after: number | null = 0; after !== null && asked.size < MODEL_SUMMARIES_PER_RUN && !opts.signal?.aborted; ) {
+    const page: { items: SummaryCandidate[]; next: number | null } = unwrap(await opts.engine.call('lifecycle.summaryCandidates', { limit: BATCH, after }));
+    after = page.next;
+    const fresh = page.items.filter((c) => !asked.has(c.id)).slice(0, MODEL_SUMMARIES_PER_RUN - asked.size);
     const written: { id: string; seen: string; summary: string }[] = [];
     for (const c of fresh) {
       asked.add(c.id);

@@ -25,12 +25,23 @@ const seenOf = (r: Row) => `${r.updated_at}|${r.last_recalled_at ?? ''}|${r.reca
 const DUE = '+compressed = 0 AND pinned = 0 AND (decay < 0.3 OR created_at < ?)';
 const COLUMNS = `${FULL}, input_summary, final_text, updated_at, last_recalled_at, recall_count`;
 
-export function summaryCandidates(driver: SqlDriver, clock: Clock, limit: number): SummaryCandidate[] {
-  const rows = driver.all<Row>(`SELECT ${COLUMNS} FROM episodes WHERE ${DUE} ORDER BY rid LIMIT ?`, [clock.now() - B.EPISODE_TTL_MS, limit]);
-  return rows.map((r) => {
+/** Rowids one call looks through: bounded work on the DB worker, like a lifecycle slice's window. */
+export const CANDIDATE_WINDOW = 1_024;
+
+/**
+ * Up to `limit` due episodes after rowid `after`, looking through at most CANDIDATE_WINDOW rowids; `next`: where
+ * the next call goes on (null: the end of the table).
+ */
+export function summaryCandidates(driver: SqlDriver, clock: Clock, opts: { limit: number; after: number }): { items: SummaryCandidate[]; next: number | null } {
+  const last = driver.get<{ n: number | null }>('SELECT MAX(rid) AS n FROM episodes')?.n ?? 0;
+  const end = opts.after + CANDIDATE_WINDOW;
+  const rows = driver.all<Row>(`SELECT ${COLUMNS} FROM episodes WHERE rid > ? AND rid <= ? AND ${DUE} ORDER BY rid LIMIT ?`, [opts.after, end, clock.now() - B.EPISODE_TTL_MS, opts.limit]);
+  const items = rows.map((r) => {
     const candidates = JSON.parse(r.candidates) as string[];
     return { id: r.id, seen: seenOf(r), material: { template: templateSummary(r), input: r.input_summary, kept: r.final_text ?? candidates[r.selected_index] ?? '' } };
   });
+  const reached = rows.length === opts.limit ? rows[rows.length - 1]!.rid : end;
+  return { items, next: reached >= last ? null : reached };
 }
 
 export function compressWith(driver: SqlDriver, clock: Clock, ledger: Ledger, items: readonly { id: string; seen: string; summary: string }[]): { compressed: string[]; skipped: string[] } {

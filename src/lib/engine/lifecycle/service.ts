@@ -78,7 +78,7 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
   return {
     ledger,
     /** Episodes due for compression and what a model may read of them (model-summaries.ts). */
-    summaryCandidates: (limit: number) => summaryCandidates(driver, clock, limit),
+    summaryCandidates: (opts: { limit: number; after: number }) => summaryCandidates(driver, clock, opts),
     /** The model's summaries, each written only if its episode is unchanged and still due. */
     compressWith: (items: readonly { id: string; seen: string; summary: string }[]) => compressWith(driver, clock, ledger, items),
     status(): LifecycleStatus {
