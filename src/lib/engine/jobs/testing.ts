@@ -16,7 +16,7 @@ export function testJobs(opts: { engine: EngineCaller; clock: Clock; provider?: 
   const reports: JobProgress[] = [];
   const last = new Map<string, JobProgress>();
   const scheduler = createScheduler({
-    jobs: [distillJob({ provider: opts.provider ?? (() => null) }), writingMemoryJob, lifecycleJob],
+    jobs: [distillJob({ provider: opts.provider ?? (() => null) }), writingMemoryJob, lifecycleJob({ provider: opts.provider ?? (() => null) })],
     engine: opts.engine,
     clock: opts.clock,
     onProgress: (p) => {

@@ -40,7 +40,7 @@ export const JOBS: readonly JobDefinition[] = [
   afterReplyJob(lastProvider),
   embeddingsJob({ endpoint: () => embeddingEndpoint, embed: embedWithProvider }),
   // Memory that forgets on purpose (issue 19): decay daily, compression weekly, purge monthly.
-  lifecycleJob,
+  lifecycleJob({ provider }),
 ];
 export const JOBS_LOCK = 'engram-jobs';
 

@@ -19,11 +19,11 @@ import { episodeLabel, type Ledger } from './ledger';
 import type { LedgerReason, PhaseReport } from './types';
 
 /**
- * Rows per step. A slice runs steps until its 20 ms budget has passed, so it overruns by up to one step; small
- * steps keep a slice near its budget (bench/results/speed-lifecycle.json reports each phase's longest slice).
+ * Rows per decay step. A slice runs steps until its 20 ms budget has passed, so it overruns by up to one step;
+ * small steps keep a slice near its budget (bench/results/speed-lifecycle.json reports each phase's longest
+ * slice). Compression takes one episode a step, purging a few; no step sorts or re-reads more than its rows.
  */
-const BATCH = 20;
-export const COMPRESS_BATCH = 5;
+const BATCH = 10;
 
 export interface PassDeps {
   driver: SqlDriver;
@@ -100,7 +100,7 @@ export function decayPass({ driver, clock, ledger }: PassDeps): Pass {
   return { step, report };
 }
 
-interface FullRow {
+export interface FullRow {
   rid: number;
   id: string;
   kind: string;
@@ -120,9 +120,31 @@ interface FullRow {
   created_at: number;
 }
 
-/** Compresses one episode in place (003 压缩策略); the caller notes it in the ledger. */
-export function compressEpisode(driver: SqlDriver, e: FullRow, now: number): void {
-  const summary = compressedSummary({
+/**
+ * FTS5 merges the text index's segments when a transaction that changed it commits ("automerge"): with the
+ * compression's deletes, one COMMIT merged for 209 ms (bench/speed/lifecycle-steps.ts, native). The compress
+ * pass turns that off while it runs, merges FTS_MERGE_PAGES pages every few steps meanwhile and a step at a
+ * time at its end until nothing is left (FTS5's incremental 'merge', which merges where 'usermerge' segments
+ * share a level, as automerge would), then sets FTS5's default back. A pass cut short leaves it off until the next compress pass ends;
+ * FTS5's crisis merge still bounds the segments meanwhile.
+ */
+export const FTS_AUTOMERGE_DEFAULT = 4;
+export const FTS_MERGE_PAGES = 8;
+/** Compress steps between two bounded merges while the pass runs. */
+const MERGE_EVERY = 32;
+// FTS5 wants integers here and better-sqlite3 binds numbers as REAL: the (constant) numbers go in the SQL.
+const setAutomerge = (driver: SqlDriver, n: number) => driver.run(`INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('automerge', ${Math.trunc(n)})`);
+/** One bounded piece of merging; false when there was nothing left to merge. */
+function mergeIndex(driver: SqlDriver): boolean {
+  const total = () => driver.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? 0;
+  const before = total();
+  driver.run(`INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('merge', ${FTS_MERGE_PAGES})`);
+  return total() - before >= 2;
+}
+
+/** The template summary (domain/lifecycle/compress.ts) of a stored episode. */
+export function templateSummary(e: FullRow): string {
+  return compressedSummary({
     kind: e.kind,
     skillUsed: e.skill_id,
     sceneType: e.scene_type,
@@ -137,6 +159,13 @@ export function compressEpisode(driver: SqlDriver, e: FullRow, now: number): voi
     createdAt: e.created_at,
     features: { candidates: [], ...(JSON.parse(e.features) as object) },
   });
+}
+
+/**
+ * Compresses one episode in place (003 压缩策略); the caller notes it in the ledger. `summary`: the model's
+ * (model-summaries.ts), asked for before the transaction; the template otherwise.
+ */
+export function compressEpisode(driver: SqlDriver, e: FullRow, now: number, summary: string = templateSummary(e)): void {
   driver.run(
     `UPDATE episodes SET compressed = 1, summary = ?, candidates = '[]', input_summary = '', final_text = NULL, explicit = NULL, updated_at = ? WHERE rid = ?`,
     [summary, now, e.rid],
@@ -145,99 +174,177 @@ export function compressEpisode(driver: SqlDriver, e: FullRow, now: number): voi
   driver.run('DELETE FROM episodes_fts WHERE rowid = ?', [e.rid]);
 }
 
-const FULL = 'rid, id, kind, project_id, skill_id, scene_type, implicit, first_signal, valence, edit_distance, selected_index, candidates, explicit, uses, features, decay, created_at';
+export const FULL = 'rid, id, kind, project_id, skill_id, scene_type, implicit, first_signal, valence, edit_distance, selected_index, candidates, explicit, uses, features, decay, created_at';
+const LRU_KEY = 'COALESCE(last_recalled_at, created_at)';
+
+/**
+ * The rows a budget stage will take, chosen once (one sort of the project's rows, rids and LRU keys only) and
+ * then taken one per step by rid. Re-sorting the project on every step was what made a compression slice run
+ * to 182 ms in Chromium (bench/speed/lifecycle-steps.ts: 98 % of the phase's time in that SELECT). A row that was
+ * recalled, compressed, pinned or deleted since it was chosen no longer matches its key and is skipped.
+ */
+type Victim = { rid: number; key: number };
+
+/** Rowids a window of the table holds at most: what one step may scan to find the next rows a stage wants. */
+export const RID_WINDOW = 256;
+
+/**
+ * The rids matching `where`, found a window of RID_WINDOW rowids at a time (a rowid range: bounded work whatever
+ * the table holds, where `WHERE rid > ? AND … ORDER BY rid LIMIT n` let SQLite pick the lifecycle index and sort
+ * every match on each step). `next()`: a rid to handle, `undefined` when this step only scanned a window, `null`
+ * at the end. `where` is trusted SQL (numbers only); `+compressed` keeps the rowid range the plan.
+ */
+function ridWindows(driver: SqlDriver, where: string) {
+  const last = driver.get<{ n: number | null }>('SELECT MAX(rid) AS n FROM episodes')?.n ?? 0;
+  let cursor = 0;
+  let queue: number[] = [];
+  return {
+    next(): number | null | undefined {
+      const rid = queue.shift();
+      if (rid !== undefined) return rid;
+      if (cursor >= last) return null;
+      queue = driver.all<{ rid: number }>(`SELECT rid FROM episodes WHERE rid > ? AND rid <= ? AND ${where} ORDER BY rid`, [cursor, cursor + RID_WINDOW]).map((r) => r.rid);
+      cursor += RID_WINDOW;
+      return undefined;
+    },
+  };
+}
 
 export function compressPass({ driver, clock, ledger }: PassDeps): Pass {
   const report = emptyReport();
   const now = clock.now();
-  let overBudget: string[] | null = null;
-  const compress = (rows: FullRow[], reasonOf: (e: FullRow) => LedgerReason) => {
-    for (const e of rows) {
-      compressEpisode(driver, e, now);
-      report.compressed++;
-      ledger.note({ itemType: 'episode', itemId: e.id, projectId: e.project_id, action: 'compressed', reason: reasonOf(e), decay: e.decay, text: episodeLabel(e) });
-    }
+  const due = ridWindows(driver, `+compressed = 0 AND pinned = 0 AND (decay < 0.3 OR created_at < ${now - B.EPISODE_TTL_MS})`);
+  let dueDone = false;
+  let automergeOff = false;
+  let overBudget: (string | null)[] | null = null;
+  let victims: Victim[] = [];
+  const compressOne = (e: FullRow, reason: LedgerReason) => {
+    compressEpisode(driver, e, now);
+    report.compressed++;
+    ledger.note({ itemType: 'episode', itemId: e.id, projectId: e.project_id, action: 'compressed', reason, decay: e.decay, text: episodeLabel(e) });
   };
+  let merging = false;
+  let steps = 0;
   const step = (): boolean => {
-    // Decayed below 0.3, or past the 180-day TTL ("到期进入压缩队列").
-    const due = driver.all<FullRow>(
-      `SELECT ${FULL} FROM episodes WHERE compressed = 0 AND pinned = 0 AND (decay < 0.3 OR created_at < ?) ORDER BY rid LIMIT ?`,
-      [now - B.EPISODE_TTL_MS, COMPRESS_BATCH],
-    );
-    report.scanned += due.length;
-    if (due.length) {
-      compress(due, (e) => (e.decay < 0.3 ? 'decay' : 'ttl'));
+    if (!automergeOff) {
+      setAutomerge(driver, 0);
+      automergeOff = true;
+    }
+    // Meanwhile the index is merged here, a bounded piece every MERGE_EVERY steps, so the segments the
+    // foreground's writes add do not pile up (into a crisis merge in someone's COMMIT) while automerge is off.
+    if (!merging && ++steps % MERGE_EVERY === 0) mergeIndex(driver);
+    if (merging) {
+      // The text index's segments, merged FTS_MERGE_PAGES pages a step, then left to FTS5 again.
+      if (mergeIndex(driver)) return true;
+      setAutomerge(driver, FTS_AUTOMERGE_DEFAULT);
+      return false;
+    }
+    if (!dueDone) {
+      // Decayed below 0.3, or past the 180-day TTL ("到期进入压缩队列"): one episode a step.
+      const next = due.next();
+      if (next === null) return ((dueDone = true), true);
+      if (next === undefined) return true;
+      const e = driver.get<FullRow>(`SELECT ${FULL} FROM episodes WHERE rid = ? AND compressed = 0 AND pinned = 0 AND (decay < 0.3 OR created_at < ?)`, [next, now - B.EPISODE_TTL_MS]);
+      if (e) {
+        report.scanned++;
+        compressOne(e, e.decay < 0.3 ? 'decay' : 'ttl');
+      }
       return true;
     }
     // 003 存储预算: a project's newest 1,000 uncompressed episodes stay; the rest (least recently used) are compressed.
     overBudget ??= driver
       .all<{ p: string | null }>('SELECT project_id AS p FROM episodes WHERE compressed = 0 GROUP BY project_id HAVING COUNT(*) > ?', [B.ACTIVE_EPISODES_PER_PROJECT])
-      .map((r) => r.p ?? '');
-    const project = overBudget[0];
-    if (project === undefined) return false;
-    // A batch at a time, like the rest: all of a project's excess in one step was one transaction of seconds
-    // (1,500 episodes: a 2.8 s stall in the lifecycle benchmark). The compressed ones leave the uncompressed
-    // set, so the next step's offset finds the next batch beyond the newest 1,000.
-    const rows = driver.all<FullRow>(
-      `SELECT ${FULL} FROM episodes WHERE compressed = 0 AND pinned = 0 AND COALESCE(project_id, '') = ?
-       ORDER BY COALESCE(last_recalled_at, created_at) DESC, rid DESC LIMIT ? OFFSET ?`,
-      [project, COMPRESS_BATCH, B.ACTIVE_EPISODES_PER_PROJECT],
-    );
-    if (rows.length < COMPRESS_BATCH) overBudget.shift();
-    report.scanned += rows.length;
-    compress(rows, () => 'budget');
+      .map((r) => r.p);
+    const v = victims.shift();
+    if (!v) {
+      if (overBudget.length === 0) return ((merging = true), true);
+      const project = overBudget.shift()!;
+      victims = driver.all<Victim>(
+        `SELECT rid, ${LRU_KEY} AS key FROM episodes WHERE compressed = 0 AND pinned = 0 AND project_id IS ? ORDER BY key DESC, rid DESC LIMIT -1 OFFSET ?`,
+        [project, B.ACTIVE_EPISODES_PER_PROJECT],
+      );
+      return true;
+    }
+    const e = driver.get<FullRow>(`SELECT ${FULL} FROM episodes WHERE rid = ? AND compressed = 0 AND pinned = 0 AND ${LRU_KEY} = ?`, [v.rid, v.key]);
+    if (e) {
+      report.scanned++;
+      compressOne(e, 'budget');
+    }
     return true;
   };
   return { step, report };
 }
 
-/** Deletes episodes (their ledger rows say why); the text index follows by trigger. */
-function deleteEpisodes(driver: SqlDriver, ledger: Ledger, rows: { rid: number; id: string; project_id: string | null; scene_type: string; skill_id: string; implicit: string; decay: number }[], reason: LedgerReason): number {
-  for (const e of rows) {
-    driver.run('DELETE FROM episodes WHERE rid = ?', [e.rid]);
-    ledger.note({ itemType: 'episode', itemId: e.id, projectId: e.project_id, action: 'deleted', reason, decay: reason === 'decay' ? e.decay : null, text: episodeLabel(e) });
-  }
-  return rows.length;
+type Slim = { rid: number; id: string; project_id: string | null; scene_type: string; skill_id: string; implicit: string; decay: number; created_at: number };
+
+/** Deletes one episode (its ledger row says why); the text index follows by trigger. */
+function deleteEpisode(driver: SqlDriver, ledger: Ledger, e: Slim, reason: LedgerReason): void {
+  driver.run('DELETE FROM episodes WHERE rid = ?', [e.rid]);
+  ledger.note({ itemType: 'episode', itemId: e.id, projectId: e.project_id, action: 'deleted', reason, decay: reason === 'decay' ? e.decay : null, text: episodeLabel(e) });
 }
 
 const SLIM = 'rid, id, project_id, scene_type, skill_id, implicit, decay, created_at';
-const LRU = 'ORDER BY COALESCE(last_recalled_at, created_at), recall_count, rid';
+const LRU = `ORDER BY ${LRU_KEY}, recall_count, rid`;
+/** Rows a purge step deletes: a handful, so a slice checks its budget often. */
+const PURGE_BATCH = 5;
 
 export function purgePass({ driver, clock, ledger }: PassDeps): Pass {
   const report = emptyReport();
   const now = clock.now();
   let stage = 0;
-  type Slim = { rid: number; id: string; project_id: string | null; scene_type: string; skill_id: string; implicit: string; decay: number; created_at: number };
+  const ttl = now - B.COMPRESSED_TTL_MS;
+  const expired = ridWindows(driver, `+compressed = 1 AND pinned = 0 AND (decay < 0.1 OR created_at < ${ttl})`);
+  let projects: { p: string | null; n: number }[] | null = null;
+  let victims: Victim[] = [];
+  /** Deletes the next few chosen victims that still qualify; false when none were left. */
+  const takeVictims = (): boolean => {
+    if (victims.length === 0) return false;
+    for (const v of victims.splice(0, PURGE_BATCH)) {
+      const e = driver.get<Slim>(`SELECT ${SLIM} FROM episodes WHERE rid = ? AND compressed = 1 AND pinned = 0 AND ${LRU_KEY} = ?`, [v.rid, v.key]);
+      if (!e) continue;
+      deleteEpisode(driver, ledger, e, 'budget');
+      report.deleted++;
+    }
+    return true;
+  };
   const step = (): boolean => {
     if (stage === 0) {
-      // 003 待淘汰 (< 0.1) and 压缩记忆 TTL=365 天.
-      const rows = driver.all<Slim>(`SELECT ${SLIM} FROM episodes WHERE compressed = 1 AND pinned = 0 AND (decay < 0.1 OR created_at < ?) ORDER BY rid LIMIT ?`, [now - B.COMPRESSED_TTL_MS, BATCH]);
-      report.scanned += rows.length;
-      for (const e of rows) report.deleted += deleteEpisodes(driver, ledger, [e], e.decay < 0.1 ? 'decay' : 'ttl');
-      if (rows.length === 0) stage = 1;
+      // 003 待淘汰 (< 0.1) and 压缩记忆 TTL=365 天: a few a step, found a rowid window at a time.
+      for (let i = 0; i < PURGE_BATCH; i++) {
+        const next = expired.next();
+        if (next === null) return ((stage = 1), true);
+        if (next === undefined) return true;
+        const e = driver.get<Slim>(`SELECT ${SLIM} FROM episodes WHERE rid = ? AND compressed = 1 AND pinned = 0 AND (decay < 0.1 OR created_at < ?)`, [next, ttl]);
+        if (!e) continue;
+        report.scanned++;
+        deleteEpisode(driver, ledger, e, e.decay < 0.1 ? 'decay' : 'ttl');
+        report.deleted++;
+      }
       return true;
     }
     if (stage === 1) {
-      // Beyond 5,000 compressed in a project: least recently used first.
-      const over = driver.get<{ p: string | null; n: number }>(
-        'SELECT project_id AS p, COUNT(*) AS n FROM episodes WHERE compressed = 1 AND pinned = 0 GROUP BY project_id HAVING COUNT(*) > ? LIMIT 1',
+      // Beyond 5,000 compressed in a project: least recently used first, chosen once per project.
+      if (takeVictims()) return true;
+      projects ??= driver.all<{ p: string | null; n: number }>(
+        'SELECT project_id AS p, COUNT(*) AS n FROM episodes WHERE compressed = 1 AND pinned = 0 GROUP BY project_id HAVING COUNT(*) > ?',
         [B.COMPRESSED_PER_PROJECT],
       );
+      const over = projects.shift();
       if (!over) return ((stage = 2), true);
-      const rows = driver.all<Slim>(`SELECT ${SLIM} FROM episodes WHERE compressed = 1 AND pinned = 0 AND COALESCE(project_id, '') = ? ${LRU} LIMIT ?`, [
-        over.p ?? '', Math.min(BATCH, over.n - B.COMPRESSED_PER_PROJECT),
+      victims = driver.all<Victim>(`SELECT rid, ${LRU_KEY} AS key FROM episodes WHERE compressed = 1 AND pinned = 0 AND project_id IS ? ${LRU} LIMIT ?`, [
+        over.p, over.n - B.COMPRESSED_PER_PROJECT,
       ]);
-      report.deleted += deleteEpisodes(driver, ledger, rows, 'budget');
       return true;
     }
     if (stage === 2) {
+      // Beyond 50,000 compressed in all: chosen once.
       const n = driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM episodes WHERE compressed = 1 AND pinned = 0')?.n ?? 0;
-      if (n <= B.COMPRESSED_IN_ALL) return ((stage = 3), true);
-      const rows = driver.all<Slim>(`SELECT ${SLIM} FROM episodes WHERE compressed = 1 AND pinned = 0 ${LRU} LIMIT ?`, [Math.min(BATCH, n - B.COMPRESSED_IN_ALL)]);
-      report.deleted += deleteEpisodes(driver, ledger, rows, 'budget');
+      victims = n > B.COMPRESSED_IN_ALL ? driver.all<Victim>(`SELECT rid, ${LRU_KEY} AS key FROM episodes WHERE compressed = 1 AND pinned = 0 ${LRU} LIMIT ?`, [n - B.COMPRESSED_IN_ALL]) : [];
+      stage = 3;
       return true;
     }
     if (stage === 3) {
+      if (takeVictims()) return true;
       report.deleted += evictRules(driver, ledger, now);
       stage = 4;
       return true;

@@ -9,6 +9,7 @@ import * as B from '../../domain/lifecycle/budgets';
 import type { EngineEnv } from '../env';
 import { runInSlices } from '../store/slices';
 import { createLedger } from './ledger';
+import { compressWith, summaryCandidates } from './model-summaries';
 import { compressPass, decayPass, purgePass, type Pass, type PassDeps } from './passes';
 import { LIFECYCLE_PHASES, type LifecyclePhase, type LifecycleRunResult, type LifecycleStatus, type PhaseReport, type PhaseState } from './types';
 
@@ -76,6 +77,10 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
 
   return {
     ledger,
+    /** Episodes due for compression and what a model may read of them (model-summaries.ts). */
+    summaryCandidates: (opts: { limit: number; after: number }) => summaryCandidates(driver, clock, opts),
+    /** The model's summaries, each written only if its episode is unchanged and still due. */
+    compressWith: (items: readonly { id: string; seen: string; summary: string }[]) => compressWith(driver, clock, ledger, items),
     status(): LifecycleStatus {
       const phases = phaseStates();
       const now = clock.now();

@@ -56,3 +56,5 @@ export interface PhaseReport {
 export type LifecycleRunResult =
   | { state: 'skipped'; reason: 'running' }
   | { state: 'done'; phases: PhaseReport[]; bytesBefore: number; bytesAfter: number; vacuumed: boolean };
+
+export type { SummaryCandidate } from './model-summaries';

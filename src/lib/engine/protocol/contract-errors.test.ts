@@ -220,6 +220,8 @@ const paths: Record<Method, Paths> = {
   'lifecycle.run': () => [{ phases: [] }, { phases: ['shrink'] }],
   'lifecycle.ledger': () => [{ limit: 0 }],
   'lifecycle.keep': () => [{ itemType: 'episode', itemId: MISSING }, { itemType: 'memory', itemId: 'x' }],
+  'lifecycle.summaryCandidates': () => [{ limit: 0 }, { limit: 51 }, { after: -1 }],
+  'lifecycle.compressWith': () => [{ items: [{ id: 'e', seen: '1||0', summary: '   ' }] }, { items: [{ id: 'e', summary: 'x' }] }],
   'backup.importProgress': () => [{ token: 'import-missing' }],
 };
 

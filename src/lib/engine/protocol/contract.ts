@@ -785,6 +785,23 @@ export const contract = {
     errors: ['NOT_FOUND'],
     write: true,
   }),
+  /**
+   * Model-phrased compression summaries (issue 19 item 2): the episodes due for compression with what the
+   * model may read (the template's facts, short excerpts); the jobs worker asks the configured model, then
+   * `lifecycle.compressWith` writes each summary only if its episode is unchanged and still due (else skipped:
+   * the pass compresses it with the template). Candidates come a bounded window of rows at a time: `after` is
+   * the previous answer's `next`.
+   */
+  'lifecycle.summaryCandidates': call<{ items: Life.SummaryCandidate[]; next: number | null }>()({
+    input: z.strictObject({ limit: z.number().int().min(1).max(50).default(10), after: z.number().int().min(0).default(0) }),
+  }),
+  'lifecycle.compressWith': call<{ compressed: string[]; skipped: string[] }>()({
+    input: z.strictObject({
+      items: z.array(z.strictObject({ id, seen: z.string().max(100), summary: z.string().trim().min(1).max(2_000) })).max(50),
+    }),
+    write: true,
+    background: true,
+  }),
   // ── clearing that means it (issue 19) ─────────────────────────────────────
   /**
    * 003 memory:clear:all: a fresh user — every memory, episode, rule (with history, conflicts, feedback), run,
