@@ -46,5 +46,5 @@ export function summaryMessages(m: SummaryMaterial): ChatMessage[] {
 export function acceptedSummary(answer: string): string | null {
   const text = answer.replace(/^```[a-z]*\n?|```$/g, '').trim();
   if (text === '') return null;
-  return [...text].length > SUMMARY_MAX_CHARS ? `${[...text].slice(0, SUMMARY_MAX_CHARS - 1).join('')}…` : text;
+  return clip(text, SUMMARY_MAX_CHARS);
 }
