@@ -1,12 +1,9 @@
 import { splitSentences } from '../text/sentences';
+import { clipFlat as clip } from '../text/clip';
 
 const TITLE_CHARS = 60;
 const SNIPPET_CHARS = 120;
 
-function clip(text: string, max: number): string {
-  const chars = Array.from(text.replace(/\s+/gu, ' ').trim());
-  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
-}
 
 /** Seed 000 session summary without a model: the first question's first sentence, and the reply's opening. */
 export function heuristicSessionSummary(firstUser: string, firstReply: string): { title: string; snippet: string } {

@@ -7,6 +7,7 @@
  */
 import type { ChatMessage } from '../llm/types';
 import { SUMMARY_MAX_CHARS } from './compress';
+import { clipChars as clip } from '../text/clip';
 
 /** What the model sees of the episode: the template's facts and short excerpts of the text, never all of it. */
 export interface SummaryMaterial {
@@ -23,7 +24,6 @@ export const EXCERPT_MAX_CHARS = 400;
 /** ~200 tokens: the answer is capped like the template. */
 export const SUMMARY_MAX_TOKENS = 260;
 
-const clip = (s: string, n: number) => ([...s].length > n ? `${[...s].slice(0, n - 1).join('')}…` : s);
 
 export function summaryMessages(m: SummaryMaterial): ChatMessage[] {
   return [

@@ -13,6 +13,7 @@ import type { ChatMessage } from '../llm/types';
 import type { RuleCategory } from './hypotheses';
 import type { RuleProposal } from './distill';
 import { groupKey } from './templates';
+import { clipChars } from '../text/clip';
 
 export const MAX_RULE_CHARS = 300;
 export const MAX_EXCERPT_CHARS = 160;
@@ -44,7 +45,8 @@ const SYSTEM = [
   'Reply with JSON only: {"rules":[{"basedOn":[pattern keys],"rule":"…","category":"style|structure|character|pacing|vocabulary"}]}.',
 ].join('\n');
 
-const clip = (s: string) => (Array.from(s).length > MAX_EXCERPT_CHARS ? `${Array.from(s).slice(0, MAX_EXCERPT_CHARS).join('')}…` : s);
+/** The excerpt keeps MAX_EXCERPT_CHARS characters, then the ellipsis. */
+const clip = (s: string) => clipChars(s, MAX_EXCERPT_CHARS + 1);
 
 export function phrasingMessages(patterns: readonly RuleProposal[], examples: readonly PatternExamples[]): ChatMessage[] {
   const lines = patterns.map((p) => {

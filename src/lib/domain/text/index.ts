@@ -6,6 +6,7 @@ export { SEGMENTER_VERSION, hasCjk, segmentWords, indexText, isIdentifier, ident
 export { extractKeywords, isStopWord } from './keywords';
 export { buildMatchQuery, MAX_MATCH_TERMS, type MatchQueryOptions } from './fts-query';
 export { extractSymbols, querySymbols, type ExtractedSymbol, type SymbolKind } from './symbols';
+export { clipChars, clipFlat } from './clip';
 export { highlightSnippet, DEFAULT_SNIPPET_CHARS, type Snippet, type SnippetSegment } from './snippet';
 export { resolveTimeExpressions, type TimeExpression } from './time-expressions';
 export { EN_STOP_WORDS, ZH_STOP_WORDS } from './stopwords';

@@ -15,15 +15,13 @@ import { createCompactSummary, planCompaction } from '../../domain/context';
 import type { Summary } from '../../domain/conversation/types';
 import { extractKeywords } from '../../domain/text/keywords';
 import { splitSentences } from '../../domain/text/sentences';
+import { clipChars } from '../../domain/text/clip';
 import type { TokenCounter } from '../../domain/text/tokens';
 import type { EngineEnv } from '../env';
 import type { SummaryRepo } from '../store/summary-repo';
 import type { ContextTuning } from './tuning';
 
-const clip = (s: string, max = 400) => {
-  const cps = Array.from(s.trim());
-  return cps.length <= max ? cps.join('') : `${cps.slice(0, max - 1).join('')}…`;
-};
+const clip = (s: string) => clipChars(s.trim(), 400);
 const unique = (xs: readonly string[], max: number) => [...new Map(xs.filter((x) => x.trim()).map((x) => [x.toLowerCase(), clip(x)])).values()].slice(0, max);
 
 export function createCompaction(deps: { env: Pick<EngineEnv, 'driver' | 'log'>; summaries: SummaryRepo; counter: TokenCounter; tuning: ContextTuning }) {
