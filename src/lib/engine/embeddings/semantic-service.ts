@@ -7,6 +7,11 @@
  *        cached) · the model's vectors in memory (VectorIndex, loaded in the
  *        background from when the database opens: vector-loader.ts) ─▶ nearest ids with their cosine
  *
+ * In the browser the embedding and the search of a turn lane run in the vector-search worker (a mirror of the
+ * indexes, vector-search-client.ts / vector-search-worker.ts), asked before `lane` returns so that they run beside
+ * the caller's lexical lanes on the other core; without a worker, when it failed, or with an `allow` filter they
+ * run here, on the same index with the same results.
+ *
  * When no embedding model is configured the lane is 'off'; when one is but it cannot be used — the endpoint is
  * unreachable, times out, does not know the model, or nothing is embedded yet — it is 'degraded': recall is
  * lexical, the reason is returned with the answer and logged (003 "向量索引故障时的语义召回降级"), and after a
