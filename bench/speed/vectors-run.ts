@@ -114,7 +114,8 @@ export async function runVectorsMode(opts: {
         chromiumVersion = context.browser()?.version() ?? 'unknown';
         const page: Page = context.pages()[0] ?? (await context.newPage());
         page.on('console', (m) => {
-          if (m.text().startsWith('[bench]') || m.type() === 'error') opts.log(`  page: ${m.text().slice(0, 200)}`);
+          // A vector-search worker that could not start or failed leaves the search in the DB worker: say so.
+          if (m.text().startsWith('[bench]') || m.type() === 'error' || m.text().includes('vector-worker')) opts.log(`  page: ${m.text().slice(0, 200)}`);
         });
         page.on('pageerror', (e) => opts.log(`  page error: ${e.message}`));
         await page.goto(`http://127.0.0.1:${opts.port}/?prefill=${encodeURIComponent(`/prefill/${file}`)}`);

@@ -62,7 +62,8 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   ensureSegmenterVersion(env);
   // A write's new rows get ids derived from its op id, so the same write applied again creates the same ids.
   const ids = opScopedIds(env.ids);
-  const handlers: HandlerMap = handlerSet(createServices({ ...env, ids: ids.next }));
+  const services = createServices({ ...env, ids: ids.next });
+  const handlers: HandlerMap = handlerSet(services);
   const listeners = new Set<(change: ChangeEvent) => void>();
   const memoryQueries = createAdmission(MAX_MEMORY_QUERIES);
   const sessionChanges = createSessionChangeLog(env.driver);
@@ -159,6 +160,9 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    close: () => env.driver.close(),
+    close: () => {
+      services.embeddings.semantic.dispose(); // the vector-search worker of this database ends with it
+      env.driver.close();
+    },
   };
 }

@@ -124,3 +124,31 @@ describe('VectorIndex two-stage search (sign-bit shortlist → exact int8 rescor
     for (let i = 1; i < hits.length; i++) expect((hits[i - 1] as { cosine: number }).cosine).toBeGreaterThanOrEqual((hits[i] as { cosine: number }).cosine);
   });
 });
+
+describe('VectorIndex stage 1 read a 32-bit word at a time (issue 18)', { timeout: 60_000 }, () => {
+  it('returns exactly the top 10 the per-byte stage 1 returned (10,000 × 384 around 20 centres, 12 questions; recorded from c6df456)', () => {
+    const dims = 384;
+    const rand = prng(77);
+    const centres = Array.from({ length: 20 }, () => Array.from({ length: dims }, () => gauss(rand)));
+    const vectors = Array.from({ length: 10_012 }, () => {
+      const c = centres[Math.floor(rand() * 20)] as number[];
+      return quantise(Array.from({ length: dims }, (_, i) => (c[i] as number) + gauss(rand)));
+    });
+    const index = build(vectors.slice(0, 10_000), dims);
+    const found = vectors.slice(10_000).map((q) => index.search(q, { k: 10, floor: -1 }).map((h) => h.id));
+    expect(found).toEqual([
+      [7125,  1720,  3968,  8978,  1909,  1588,  9134,  8302,  2385,  5810],
+      [8988,  98,  8443,  4179,  8872,  3026,  249,  4734,  4617,  5395],
+      [3302,  8004,  1127,  9777,  4060,  71,  207,  4608,  2692,  1555],
+      [7489,  9264,  901,  7720,  9244,  4302,  9705,  24,  1594,  3552],
+      [6342,  628,  1223,  8016,  4655,  2819,  3426,  2744,  4092,  7300],
+      [378,  7888,  7398,  9373,  8553,  4784,  910,  6892,  9571,  9317],
+      [1809,  1128,  5217,  7945,  6986,  8531,  8016,  2429,  4586,  6886],
+      [2837,  4043,  5428,  1538,  590,  6158,  1765,  913,  7614,  1736],
+      [6495,  7135,  8853,  4681,  6620,  8743,  4269,  1976,  1259,  999],
+      [4029,  2912,  7058,  5158,  872,  9121,  2429,  5537,  2745,  5081],
+      [3641,  6100,  3904,  7888,  9207,  9869,  8827,  9317,  7497,  3940],
+      [5112,  4955,  6185,  9939,  6852,  1694,  3969,  4872,  651,  1009],
+    ]);
+  });
+});

@@ -27,6 +27,8 @@ export interface VectorHit {
 const EXACT_BELOW_SHORTLISTS = 4;
 /** Stage-1 scores are bucketed by 2^SHIFT for the cut (a bucket is a sliver of one q component's range). */
 const SHIFT = 3;
+/** Byte order of this machine's typed arrays (every browser and Node target is little-endian; checked all the same). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export class VectorIndex {
   readonly dims: number;
@@ -146,9 +148,22 @@ export class VectorIndex {
     // Scores lie in ±127·dims; buckets of 2^SHIFT keep the histogram small.
     const offset = 127 * this.dims;
     const hist = new Uint32Array(((2 * offset) >> SHIFT) + 1);
+    // Rows of whole 32-bit words (dims a multiple of 32: 384, 768, 1024) are read a word at a time, its 4 bytes
+    // looked up from it — half the time of a read per byte (measured at 100,000 × 384 in Node); same sums.
+    const wordsPerRow = stride & 3 || !LITTLE_ENDIAN ? 0 : stride >> 2;
+    const words = wordsPerRow ? new Uint32Array(bits.buffer, bits.byteOffset, bits.length >> 2) : null;
     for (let row = 0; row < size; row++) {
       let sc = 0;
-      for (let b = 0, o = row * stride; b < bytes; b++, o++) sc += lut[(b << 8) | (bits[o] as number)] as number;
+      if (words) {
+        for (let w = 0, o = row * wordsPerRow, base = 0; w < wordsPerRow; w++, o++, base += 1024) {
+          const x = words[o] as number;
+          sc +=
+            (lut[base | (x & 255)] as number) +
+            (lut[(base + 256) | ((x >>> 8) & 255)] as number) +
+            (lut[(base + 512) | ((x >>> 16) & 255)] as number) +
+            (lut[(base + 768) | (x >>> 24)] as number);
+        }
+      } else for (let b = 0, o = row * stride; b < bytes; b++, o++) sc += lut[(b << 8) | (bits[o] as number)] as number;
       scores[row] = sc;
       const bucket = (offset - sc) >> SHIFT;
       hist[bucket] = (hist[bucket] as number) + 1;

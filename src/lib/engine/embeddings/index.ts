@@ -10,6 +10,7 @@ import { retrievalConfig } from '../../domain/recall/config';
 import type { EngineEnv } from '../env';
 import { createEmbeddingStore } from './embedding-store';
 import { createSemanticService, type EmbedFn, type EmbeddingEndpoint } from './semantic-service';
+import { registeredVectorWorker, type VectorWorkerFactory } from './vector-search-client';
 
 /** The configured endpoint's POST /embeddings (the same provider the jobs worker fills vectors with). */
 export const embedWithProvider: EmbedFn = (endpoint: EmbeddingEndpoint, texts, opts) =>
@@ -22,9 +23,12 @@ export const embedWithProvider: EmbedFn = (endpoint: EmbeddingEndpoint, texts, o
     timeoutMs: Math.max(1000, opts.timeoutMs),
   }).embed(texts);
 
-export function createEmbeddingServices(env: Pick<EngineEnv, 'driver' | 'clock' | 'log' | 'retrieval'> & { embed?: EmbedFn }) {
+export function createEmbeddingServices(env: Pick<EngineEnv, 'driver' | 'clock' | 'log' | 'retrieval'> & { embed?: EmbedFn; vectorWorker?: VectorWorkerFactory | null }) {
   const store = createEmbeddingStore(env.driver);
-  const semantic = createSemanticService({ store, log: env.log, now: () => env.clock.now(), config: () => retrievalConfig(env.retrieval), embed: env.embed ?? embedWithProvider });
+  // The search worker embeds questions with embedWithProvider itself: an `embed` override (tests, the recall
+  // benchmark in Node) keeps every search in this thread, where that override is the one used.
+  const vectorWorker = env.vectorWorker !== undefined ? env.vectorWorker : env.embed ? null : registeredVectorWorker();
+  const semantic = createSemanticService({ store, log: env.log, now: () => env.clock.now(), config: () => retrievalConfig(env.retrieval), embed: env.embed ?? embedWithProvider, vectorWorker });
   return { store, semantic };
 }
 

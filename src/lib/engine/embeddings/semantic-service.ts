@@ -7,6 +7,11 @@
  *        cached) · the model's vectors in memory (VectorIndex, loaded in the
  *        background from when the database opens: vector-loader.ts) ─▶ nearest ids with their cosine
  *
+ * In the browser the embedding and the search of a turn lane run in the vector-search worker (a mirror of the
+ * indexes, vector-search-client.ts / vector-search-worker.ts), asked before `lane` returns so that they run beside
+ * the caller's lexical lanes on the other core; without a worker, when it failed, or with an `allow` filter they
+ * run here, on the same index with the same results.
+ *
  * When no embedding model is configured the lane is 'off'; when one is but it cannot be used — the endpoint is
  * unreachable, times out, does not know the model, or nothing is embedded yet — it is 'degraded': recall is
  * lexical, the reason is returned with the answer and logged (003 "向量索引故障时的语义召回降级"), and after a
@@ -19,6 +24,7 @@ import { quantise } from '../../domain/embeddings/quantise';
 import { EngineError } from '../../domain/errors';
 import type { EmbeddingKind, EmbeddingStore } from './embedding-store';
 import { createVectorIndexes } from './vector-loader';
+import { createVectorSearchClient, indexKey, type VectorSearchClient, type VectorWorkerFactory } from './vector-search-client';
 
 /** Where the embeddings come from: the user's OpenAI-compatible endpoint and its embedding model. */
 export interface EmbeddingEndpoint {
@@ -40,30 +46,64 @@ export interface SemanticLaneResult {
 
 const QUERY_CACHE = 64;
 
-export function createSemanticService(deps: { store: EmbeddingStore; log: Logger; now: () => number; config: () => RetrievalConfig; embed: EmbedFn; loadSlice?: number }) {
+export function createSemanticService(deps: {
+  store: EmbeddingStore;
+  log: Logger;
+  now: () => number;
+  config: () => RetrievalConfig;
+  embed: EmbedFn;
+  loadSlice?: number;
+  /** The vector-search worker (vector-search-client.ts); absent or failed: every search runs in this thread. */
+  vectorWorker?: VectorWorkerFactory | null;
+}) {
   let endpoint: EmbeddingEndpoint | null = null;
+  let worker: VectorSearchClient | null = null;
+  if (deps.vectorWorker) {
+    try {
+      worker = createVectorSearchClient(deps.vectorWorker(), deps.log);
+    } catch {
+      deps.log.warn('recall.vector-worker-failed', { reason: 'spawn' });
+    }
+  }
   /** model → kind → its vectors in memory, loaded in the background from when the database opens (vector-loader.ts). */
-  const indexes = createVectorIndexes({ store: deps.store, log: deps.log, ...(deps.loadSlice ? { slice: deps.loadSlice } : {}) });
+  const indexes = createVectorIndexes({ store: deps.store, log: deps.log, mirror: worker, ...(deps.loadSlice ? { slice: deps.loadSlice } : {}) });
   indexes.warm();
   const queryVectors = new Map<string, Int8Array>();
   let failedUntil = 0;
   let lastFailure: string | null = null;
 
-  async function queryVector(model: string, text: string): Promise<Int8Array> {
-    const key = `${model}\u0000${text}`;
+  const cacheKey = (model: string, text: string) => `${model}\u0000${text}`;
+  function cachedVector(model: string, text: string): Int8Array | undefined {
+    const key = cacheKey(model, text);
     const cached = queryVectors.get(key);
     if (cached) {
       queryVectors.delete(key);
       queryVectors.set(key, cached);
-      return cached;
     }
-    const cfg = deps.config();
-    const [vector] = await deps.embed(endpoint as EmbeddingEndpoint, [text], { timeoutMs: Math.min(cfg.semanticTimeoutMs, endpoint?.timeoutMs ?? cfg.semanticTimeoutMs) });
-    const q = quantise(vector ?? []);
-    queryVectors.set(key, q);
+    return cached;
+  }
+  function remember(model: string, text: string, q: Int8Array): void {
+    queryVectors.set(cacheKey(model, text), q);
     if (queryVectors.size > QUERY_CACHE) queryVectors.delete(queryVectors.keys().next().value as string);
+  }
+  const embedTimeout = () => {
+    const cfg = deps.config();
+    return Math.min(cfg.semanticTimeoutMs, endpoint?.timeoutMs ?? cfg.semanticTimeoutMs);
+  };
+
+  async function queryVector(model: string, text: string): Promise<Int8Array> {
+    const cached = cachedVector(model, text);
+    if (cached) return cached;
+    const [vector] = await deps.embed(endpoint as EmbeddingEndpoint, [text], { timeoutMs: embedTimeout() });
+    const q = quantise(vector ?? []);
+    remember(model, text, q);
     return q;
   }
+
+  const failed = (reason: string) => {
+    failedUntil = deps.now() + deps.config().semanticRetryMs;
+    lastFailure = reason;
+  };
 
   const degraded = (model: string, reason: string, coverage: number | null): SemanticLaneResult => {
     deps.log.warn('recall.semantic-degraded', { reason });
@@ -88,6 +128,11 @@ export function createSemanticService(deps: { store: EmbeddingStore; log: Logger
     stored: indexes.stored,
     /** Resolves when the background loads of the indexes have finished. */
     settled: indexes.settled,
+    /** The database closes: the search worker ends. */
+    dispose(): void {
+      worker?.dispose();
+      worker = null;
+    },
     /** The nearest turns or memories to `text` by meaning, or why there are none. */
     async lane(kind: EmbeddingKind, text: string, opts: { allow?: (id: number) => boolean } = {}): Promise<SemanticLaneResult> {
       const cfg = deps.config();
@@ -98,13 +143,37 @@ export function createSemanticService(deps: { store: EmbeddingStore; log: Logger
       if (loading) return degraded(model, 'index-loading', null);
       if (!idx || idx.size === 0) return degraded(model, 'no-vectors', 0);
       if (deps.now() < failedUntil) return degraded(model, lastFailure ?? 'unreachable', null);
+      // The search worker: asked now, before this call returns — the caller runs the lexical lanes while it embeds
+      // the question (when not cached) and searches on the other core. An `allow` filter cannot cross threads.
+      const cached = cachedVector(model, text);
+      const remote =
+        !opts.allow && worker?.alive()
+          ? worker.query({
+              key: indexKey(model, kind),
+              ...(cached ? { vector: cached } : { embed: { endpoint, text, timeoutMs: embedTimeout() } }),
+              k: cfg.semanticCandidates,
+              floor: cfg.semanticFloor,
+            })
+          : null;
+      if (remote) {
+        const answer = await remote.catch(() => null); // the worker failed: searched here below
+        if (answer && !answer.ok) {
+          failed(answer.reason ?? answer.code);
+          return degraded(model, lastFailure as string, null);
+        }
+        if (answer) {
+          if (!cached) remember(model, text, answer.vector);
+          lastFailure = null;
+          if (answer.vector.length !== idx.dims) return degraded(model, 'dimension-mismatch', null);
+          return { hits: new Map(answer.hits.map((h) => [h.id, h.cosine])), info: { state: 'on', model, reason: null, coverage: null } };
+        }
+      }
       let q: Int8Array;
       try {
         q = await queryVector(model, text);
       } catch (err) {
-        failedUntil = deps.now() + cfg.semanticRetryMs;
-        lastFailure = err instanceof EngineError ? String(err.details?.reason ?? err.code) : 'unreachable';
-        return degraded(model, lastFailure, null);
+        failed(err instanceof EngineError ? String(err.details?.reason ?? err.code) : 'unreachable');
+        return degraded(model, lastFailure as string, null);
       }
       lastFailure = null;
       if (q.length !== idx.dims) return degraded(model, 'dimension-mismatch', null);

@@ -13,6 +13,7 @@
 import { VectorIndex } from '../../domain/embeddings/vector-index';
 import type { Logger } from '../../domain/log';
 import type { EmbeddingKind, EmbeddingStore } from './embedding-store';
+import { indexKey } from './vector-search-client';
 
 /** Rows read per slice: ~0.8 MB of blobs at 384 dims, a few ms of one read. */
 export const LOAD_SLICE = 2048;
@@ -28,7 +29,20 @@ interface Entry {
 const toInt8 = (bytes: Uint8Array) => new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
-export function createVectorIndexes(deps: { store: Pick<EmbeddingStore, 'vectorsAfter' | 'storedModel'>; log: Logger; slice?: number; yieldNow?: () => Promise<void> }) {
+/** Told of every row an index takes in and every index dropped (the vector-search worker's mirror, vector-search-client.ts). */
+export interface IndexMirror {
+  reset(key: string): void;
+  set(key: string, dims: number, id: number, vector: Int8Array): void;
+}
+
+export function createVectorIndexes(deps: {
+  store: Pick<EmbeddingStore, 'vectorsAfter' | 'storedModel'>;
+  log: Logger;
+  slice?: number;
+  yieldNow?: () => Promise<void>;
+  mirror?: IndexMirror | null;
+}) {
+  const mirror = deps.mirror ?? null;
   const slice = deps.slice ?? LOAD_SLICE;
   const yieldNow = deps.yieldNow ?? nextTurn;
   /** model → kind → entry */
@@ -44,18 +58,29 @@ export function createVectorIndexes(deps: { store: Pick<EmbeddingStore, 'vectors
     const got = deps.store.vectorsAfter(model, kind, entry.cursor, slice);
     if (!got) return false;
     if (entry.index && entry.index.dims !== got.dims) return false;
-    entry.index ??= new VectorIndex(got.dims, Math.max(1024, got.rows.length));
+    if (!entry.index) {
+      entry.index = new VectorIndex(got.dims, Math.max(1024, got.rows.length));
+      mirror?.reset(indexKey(model, kind));
+    }
     for (const r of got.rows) {
-      if (r.vector.length === got.dims) entry.index.set(r.id, toInt8(r.vector));
+      if (r.vector.length === got.dims) setRow(model, kind, entry.index, r.id, toInt8(r.vector));
       entry.cursor = r.id;
     }
     if (got.rows.length < slice) entry.ready = true;
     return true;
   }
 
+  function setRow(model: string, kind: EmbeddingKind, index: VectorIndex, id: number, vector: Int8Array): void {
+    index.set(id, vector);
+    mirror?.set(indexKey(model, kind), index.dims, id, vector);
+  }
+
   function drop(model: string, kind: EmbeddingKind, entry: Entry): void {
     const byKind = models.get(model);
-    if (byKind?.get(kind) === entry) byKind.delete(kind);
+    if (byKind?.get(kind) === entry) {
+      byKind.delete(kind);
+      mirror?.reset(indexKey(model, kind));
+    }
   }
 
   /** The rest of the load, a slice per turn of the event loop, until done or the entry is replaced. */
@@ -124,7 +149,12 @@ export function createVectorIndexes(deps: { store: Pick<EmbeddingStore, 'vectors
     },
     /** Vectors were stored: the index follows, whether loaded or still loading; another model's indexes are dropped. */
     stored(model: string, items: readonly { kind: EmbeddingKind; id: number; vector: Uint8Array }[], replacedModels: number): void {
-      if (replacedModels > 0) for (const name of [...models.keys()]) if (name !== model) models.delete(name);
+      if (replacedModels > 0)
+        for (const name of [...models.keys()])
+          if (name !== model) {
+            models.delete(name);
+            for (const kind of ['turn', 'memory'] as const) mirror?.reset(indexKey(name, kind));
+          }
       for (const item of items) {
         let entry = models.get(model)?.get(item.kind);
         if (entry?.index && entry.index.dims !== item.vector.length) {
@@ -133,7 +163,7 @@ export function createVectorIndexes(deps: { store: Pick<EmbeddingStore, 'vectors
         }
         // Nothing of this model in memory: load it (the first slice now, so a small store is ready at once).
         entry ??= start(model, item.kind, true);
-        if (entry.index?.dims === item.vector.length) entry.index.set(item.id, toInt8(item.vector));
+        if (entry.index?.dims === item.vector.length) setRow(model, item.kind, entry.index, item.id, toInt8(item.vector));
       }
     },
   };
