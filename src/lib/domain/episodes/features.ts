@@ -55,12 +55,14 @@ function zhPronouns(text: string): { first: number; third: number } {
   let first = 0;
   let third = 0;
   for (const p of ZH_FIRST) {
-    first += rest.split(p).length - 1;
-    rest = rest.split(p).join(' ');
+    const pieces = rest.split(p);
+    first += pieces.length - 1;
+    rest = pieces.join(' ');
   }
   for (const p of ZH_THIRD) {
-    third += rest.split(p).length - 1;
-    rest = rest.split(p).join(' ');
+    const pieces = rest.split(p);
+    third += pieces.length - 1;
+    rest = pieces.join(' ');
   }
   return { first, third };
 }
@@ -71,7 +73,8 @@ export function styleFeatures(text: string): StyleFeatures {
   if (units === 0) return { units: 0, sentence: 0, exclaim: 0, firstPerson: null, colloquial: 0, literary: 0, ornate: 0, cjk: 0 };
   // Quoted speech is dialogue's business; person counts the narration (a first-person narrator quoting "he").
   const narration = text.replace(/“[^”]*”|「[^」]*」|"[^"\n]*"/gu, ' ');
-  const sentences = splitSentences(text).map((s) => {
+  const parts = splitSentences(text);
+  const sentences = parts.map((s) => {
     const u = unitsOf(s);
     return u.han + u.words.length;
   }).filter((n) => n > 0);
@@ -93,7 +96,7 @@ export function styleFeatures(text: string): StyleFeatures {
   return {
     units,
     sentence: round(sentences.length ? sentences.reduce((a, b) => a + b, 0) / sentences.length : units, 1),
-    exclaim: round(splitSentences(text).filter((s) => /[!！]/u.test(s)).length / Math.max(1, sentences.length)),
+    exclaim: round(parts.filter((s) => /[!！]/u.test(s)).length / Math.max(1, sentences.length)),
     firstPerson: named === 0 ? null : round(firstNamed / named),
     colloquial: round((count(text, ZH_COLLOQUIAL) + words.filter((w) => EN_COLLOQUIAL.has(w)).length + contractions) * per100),
     literary: round((count(text, ZH_LITERARY) + words.filter((w) => EN_LITERARY.has(w)).length) * per100),

@@ -65,7 +65,7 @@ export function createOutcomeRecorder(deps: ContextDeps) {
     if (paused()) return null;
     if (env.driver.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [DISTILL_REQUEST_KEY])?.value === 'conflict') return 'conflict';
     const last = learning.distill.last('done');
-    return episodes.countAfter(last?.watermark ?? 0) >= BATCH_EPISODES ? 'batch' : null;
+    return episodes.countAfter(last?.watermark ?? 0, BATCH_EPISODES) >= BATCH_EPISODES ? 'batch' : null;
   }
 
   /** 003 冲突触发: the episode votes strongly against the pole of an active rule in its scope. */
@@ -119,8 +119,9 @@ export function createOutcomeRecorder(deps: ContextDeps) {
       if (!run && projectId) deps.projects.mustFind(projectId, 'projectId');
       const documentId = run ? run.documentId : (input.documentId ?? null);
       if (!run && documentId) {
-        const doc = deps.documents.mustFind(documentId, 'documentId');
-        if (projectId && doc.projectId !== projectId) throw new EngineError('INVALID_ARGUMENT', 'Invalid `documentId`: the chapter belongs to another project', { fields: ['documentId'] });
+        // The chapter's project only: its text is not needed here (a whole chapter was read on every record).
+        const docProject = deps.documents.mustFindProject(documentId, 'documentId');
+        if (projectId && docProject !== projectId) throw new EngineError('INVALID_ARGUMENT', 'Invalid `documentId`: the chapter belongs to another project', { fields: ['documentId'] });
       }
       if (input.signal === undefined && input.selectedIndex >= input.candidates.length) {
         throw new EngineError('INVALID_ARGUMENT', 'Invalid `selectedIndex`: it must name one of the candidates, or be -1 (all rejected)', { fields: ['selectedIndex'] });

@@ -34,6 +34,12 @@ export function createDocumentRepo({ driver, clock, ids }: Pick<EngineEnv, 'driv
   return {
     find,
     mustFind,
+    /** The project a chapter belongs to, without reading its text; NOT_FOUND names `field`. */
+    mustFindProject(id: string, field = 'id'): string {
+      const row = driver.get<{ project_id: string }>('SELECT project_id FROM documents WHERE id = ?', [id]);
+      if (!row) throw new EngineError('NOT_FOUND', `No document with that \`${field}\`.`, { field });
+      return row.project_id;
+    },
     create(input: { projectId: string; title: string; content: string }): Document {
       if (!driver.get('SELECT 1 FROM projects WHERE id = ?', [input.projectId]))
         throw new EngineError('NOT_FOUND', 'No project with that `projectId`.', { field: 'projectId' });

@@ -9,7 +9,7 @@ import type { SqlDriver } from './driver';
  * for ~100 candidates when 3–5 are returned was most of the rest. So:
  *
  *   - bm25 ranks only the newest RANK_WINDOW matches (a rowid range, as turn recall does at 100,000 turns,
- *     recall/turn-index.ts): finding where that window starts walks the matches' rowids without scoring them;
+ *     recall/turn-index.ts), walked newest first in the same statement that scores them;
  *     older matches are the ones recency (and decay) would rank down anyway;
  *   - candidates are read as the few columns the score needs; the caller fetches its 3–5 winners whole.
  *
@@ -70,13 +70,17 @@ export function createEpisodeRecallQuery(driver: SqlDriver) {
      * full-text matches. Throws when the index fails (the caller degrades to the scene lane).
      */
     ranked(match: string, project: ProjectScope, limit: number, window = RANK_WINDOW): { row: EpisodeScoreRow; rank: number }[] {
-      const from = driver.get<{ rowid: number }>('SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?', [match, window - 1])?.rowid ?? 0;
       const w = projectWhere(project);
+      // One pass, newest first: the window is the first `window` matches walked by descending rowid (a lower bound
+      // `rowid >= ?` found by a second walk measured ~3× slower in FTS5 than walking the same rows with a LIMIT).
+      // CROSS JOIN keeps the window outside: left to itself the planner scanned the project's episodes instead.
       return driver
         .all<Row & { fts_rank: number }>(
-          `SELECT ${COLUMNS}, bm25(episodes_fts, 1.0, 0.5) AS fts_rank FROM episodes_fts JOIN episodes e ON e.rid = episodes_fts.rowid
-           WHERE episodes_fts MATCH ? AND episodes_fts.rowid >= ? AND e.compressed = 0 AND ${w.sql} ORDER BY fts_rank LIMIT ?`,
-          [match, from, ...w.params, limit],
+          `SELECT ${COLUMNS}, m.fts_rank FROM
+             (SELECT rowid AS rid, bm25(episodes_fts, 1.0, 0.5) AS fts_rank FROM episodes_fts WHERE episodes_fts MATCH ? ORDER BY rowid DESC LIMIT ?) m
+           CROSS JOIN episodes e ON e.rid = m.rid
+           WHERE e.compressed = 0 AND ${w.sql} ORDER BY m.fts_rank LIMIT ?`,
+          [match, window, ...w.params, limit],
         )
         .map(({ fts_rank, ...r }) => ({ row: toScoreRow(r), rank: fts_rank }));
     },

@@ -271,7 +271,15 @@ export function createEpisodeRepo({ driver, clock, ids }: Pick<EngineEnv, 'drive
       return n;
     },
     maxRid: () => driver.get<{ m: number | null }>('SELECT MAX(rid) AS m FROM episodes')?.m ?? 0,
-    countAfter: (rid: number) => driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM episodes WHERE rid > ?', [rid])?.n ?? 0,
+    /**
+     * Episodes recorded after `rid`; with `atMost`, counting stops there (a trigger only asks "at least N?": every
+     * episode.record asks it, and an uncapped count walked every episode since the last distillation).
+     */
+    countAfter: (rid: number, atMost?: number) =>
+      (atMost === undefined
+        ? driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM episodes WHERE rid > ?', [rid])
+        : driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM episodes WHERE rid > ? LIMIT ?)', [rid, atMost])
+      )?.n ?? 0,
     count: (f: EpisodeFilter = {}) => {
       const w = filterSql(f);
       return driver.get<{ n: number }>(`SELECT COUNT(*) AS n FROM episodes WHERE ${w.sql}`, w.params)?.n ?? 0;
