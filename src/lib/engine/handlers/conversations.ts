@@ -59,7 +59,12 @@ export function conversationHandlers(s: Services): Handlers<ConversationMethods>
     },
     'summary.create': ({ sessionId, fromTurn, toTurn }) => s.conversation.summarize(sessionId, fromTurn, toTurn),
     'summary.replace': ({ id, ...patch }) => s.summaries.replaceText(id, patch),
-    'summary.roll': ({ sessionId }) => s.rolling.rollDue(sessionId),
+    // One conversation's blocks in the write; the pass over every conversation in slices after it (issue 16).
+    'summary.roll': ({ sessionId }) => ({
+      announceAfter: true,
+      write: () => (sessionId ? s.rolling.rollDue(sessionId) : null),
+      then: async (written) => written ?? (sessionId ? { created: [], sessions: 1 } : s.rolling.rollDueInSlices()),
+    }),
     'summary.turns': ({ id }) => {
       const summary = s.summaries.mustFind(id);
       return s.messages.turns(summary.sessionId, summary.startTurn, summary.endTurn);
