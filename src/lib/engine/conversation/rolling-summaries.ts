@@ -86,7 +86,7 @@ export function createRollingSummaries(deps: { env: Pick<EngineEnv, 'driver'>; m
     const params = dueParams();
     let lo = 0;
     const due: Due[] = [];
-    let chosen: string[] | null = null;
+    const pass: { chosen: string[] | null } = { chosen: null };
     const created: number[] = [];
     let next = 0;
     const step = (): boolean => {
@@ -95,10 +95,10 @@ export function createRollingSummaries(deps: { env: Pick<EngineEnv, 'driver'>; m
         lo += window;
         return true;
       }
-      chosen ??= due
+      const chosen = (pass.chosen ??= due
         .sort((a, b) => b.lastActive - a.lastActive || a.r - b.r)
         .slice(0, SESSIONS_PER_PASS)
-        .map((d) => d.id);
+        .map((d) => d.id));
       const id = chosen[next++];
       if (id === undefined) return false;
       created.push(...roll(id));
@@ -114,7 +114,7 @@ export function createRollingSummaries(deps: { env: Pick<EngineEnv, 'driver'>; m
       opts.onSlice?.(steps);
       if (more) await yieldToQueue();
     }
-    return { created, sessions: chosen?.length ?? 0 };
+    return { created, sessions: pass.chosen?.length ?? 0 };
   }
 
   return {
