@@ -12,6 +12,7 @@ import type { Migration } from './store/migrate';
 import { migrate } from './store/migrate';
 import { classifySqliteError } from './store/sqlite-errors';
 import { ensureSegmenterVersion } from './store/fts-reindex';
+import { restoreAutomergeAtOpen } from './store/fts-merge';
 import { createSessionChangeLog, type SessionChangeSet } from './store/session-changes';
 import type { TwoStep } from './protocol/define';
 
@@ -60,6 +61,14 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   if (report.applied.length) env.log.info('db.migrated', { from: report.from, to: report.to });
   // ARCHITECTURE §5: an index built by another segmenter (ICU, rules) is rebuilt before the first query.
   ensureSegmenterVersion(env);
+  // A long pass cut short (reindex, compress) may have left a text index's automerge off: set it back (issue 16).
+  // (A database opened read-only keeps it as it is: searching works either way.)
+  try {
+    const restored = restoreAutomergeAtOpen(env.driver);
+    if (restored.length) env.log.info('fts.automerge-restored', { indexes: restored.length });
+  } catch (err) {
+    env.log.warn('fts.automerge-restore-failed', { cause: err instanceof Error ? err.name : 'unknown' });
+  }
   // A write's new rows get ids derived from its op id, so the same write applied again creates the same ids.
   const ids = opScopedIds(env.ids);
   const services = createServices({ ...env, ids: ids.next });

@@ -1,6 +1,9 @@
 import { EngineError } from '../../domain/errors';
 import type { Services } from '../services';
 import type { Handlers } from './index';
+import type { TwoStep } from '../protocol/define';
+
+type Rolled = { created: number[]; sessions: number };
 
 type ConversationMethods =
   | 'session.create'
@@ -59,7 +62,13 @@ export function conversationHandlers(s: Services): Handlers<ConversationMethods>
     },
     'summary.create': ({ sessionId, fromTurn, toTurn }) => s.conversation.summarize(sessionId, fromTurn, toTurn),
     'summary.replace': ({ id, ...patch }) => s.summaries.replaceText(id, patch),
-    'summary.roll': ({ sessionId }) => s.rolling.rollDue(sessionId),
+    // One conversation's blocks in the write; the pass over every conversation in slices after it (issue 16).
+    'summary.roll': ({ sessionId }): TwoStep<Rolled | null, Rolled> => ({
+      announceAfter: true,
+      write: () => (sessionId ? s.rolling.rollDue(sessionId) : null),
+      // A re-sent write whose answer expired: its blocks were made, nothing more is due for them.
+      then: async (written) => written ?? (sessionId ? { created: [], sessions: 1 } : s.rolling.rollDueInSlices()),
+    }),
     'summary.turns': ({ id }) => {
       const summary = s.summaries.mustFind(id);
       return s.messages.turns(summary.sessionId, summary.startTurn, summary.endTurn);

@@ -11,6 +11,7 @@
  *             in all (least recently used first); learned rules beyond 200 a scope (lowest confidence first)
  */
 import { decayScore, ruleDecayScore } from '../../domain/lifecycle/decay';
+import * as ftsMerge from '../store/fts-merge';
 import { compressedSummary } from '../../domain/lifecycle/compress';
 import * as B from '../../domain/lifecycle/budgets';
 import type { Clock } from '../../domain/clock';
@@ -125,22 +126,13 @@ export interface FullRow {
  * compression's deletes, one COMMIT merged for 209 ms (bench/speed/lifecycle-steps.ts, native). The compress
  * pass turns that off while it runs, merges FTS_MERGE_PAGES pages every few steps meanwhile and a step at a
  * time at its end until nothing is left (FTS5's incremental 'merge', which merges where 'usermerge' segments
- * share a level, as automerge would), then sets FTS5's default back. A pass cut short leaves it off until the next compress pass ends;
- * FTS5's crisis merge still bounds the segments meanwhile.
+ * share a level, as automerge would), then sets FTS5's default back. A pass cut short leaves it off until the
+ * engine next opens (store/fts-merge.ts, shared with the reindex: issue 16).
  */
-export const FTS_AUTOMERGE_DEFAULT = 4;
-export const FTS_MERGE_PAGES = 8;
+export { FTS_AUTOMERGE_DEFAULT, FTS_MERGE_PAGES } from '../store/fts-merge';
 /** Compress steps between two bounded merges while the pass runs. */
 const MERGE_EVERY = 32;
-// FTS5 wants integers here and better-sqlite3 binds numbers as REAL: the (constant) numbers go in the SQL.
-const setAutomerge = (driver: SqlDriver, n: number) => driver.run(`INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('automerge', ${Math.trunc(n)})`);
-/** One bounded piece of merging; false when there was nothing left to merge. */
-function mergeIndex(driver: SqlDriver): boolean {
-  const total = () => driver.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? 0;
-  const before = total();
-  driver.run(`INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('merge', ${FTS_MERGE_PAGES})`);
-  return total() - before >= 2;
-}
+const mergeIndex = (driver: SqlDriver): boolean => ftsMerge.mergeStep(driver, 'episodes_fts');
 
 /** The template summary (domain/lifecycle/compress.ts) of a stored episode. */
 export function templateSummary(e: FullRow): string {
@@ -227,7 +219,7 @@ export function compressPass({ driver, clock, ledger }: PassDeps): Pass {
   let steps = 0;
   const step = (): boolean => {
     if (!automergeOff) {
-      setAutomerge(driver, 0);
+      ftsMerge.automergeOff(driver, 'episodes_fts');
       automergeOff = true;
     }
     // Meanwhile the index is merged here, a bounded piece every MERGE_EVERY steps, so the segments the
@@ -236,7 +228,7 @@ export function compressPass({ driver, clock, ledger }: PassDeps): Pass {
     if (merging) {
       // The text index's segments, merged FTS_MERGE_PAGES pages a step, then left to FTS5 again.
       if (mergeIndex(driver)) return true;
-      setAutomerge(driver, FTS_AUTOMERGE_DEFAULT);
+      ftsMerge.automergeOn(driver, 'episodes_fts');
       return false;
     }
     if (!dueDone) {

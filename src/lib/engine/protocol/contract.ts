@@ -178,6 +178,8 @@ export const contract = {
     input: z.strictObject({ sessionId: id.optional() }),
     errors: ['NOT_FOUND'],
     write: true,
+    // issue 16: the pass over every conversation runs in slices after the write step (rolling-summaries.ts).
+    twoStep: true,
   }),
   /** A model's better summary of a block that has an extractive one. */
   'summary.replace': call<Summary>()({

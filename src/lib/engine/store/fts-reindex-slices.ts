@@ -5,6 +5,7 @@ import { EPISODE_FTS_INSERT, MEMORY_FTS_INSERT, MESSAGE_FTS_INSERT, episodeFtsCo
 import { keptText } from '../../domain/episodes/summary';
 import { SEGMENTER_META_KEY, type ReindexReport } from './fts-reindex';
 import { toMemory, type MemoryRow } from './memory-rows';
+import { automergeOff, automergeOn, mergeStep, type FtsTable } from './fts-merge';
 import { runInSlices } from './slices';
 
 /**
@@ -12,6 +13,13 @@ import { runInSlices } from './slices';
  * again, a batch of rows at a time, each row's old entry deleted and its new one inserted in the same transaction
  * — so a reader finds every row, in its old segmentation or its new one, never none. Slices of ~20 ms commit
  * with the worker free in between; where it stands is kept in `meta`, so a reindex cut short goes on from there.
+ *
+ * Rewriting every row makes FTS5 merge segments at the COMMITs ("automerge"), for seconds at a time on a large
+ * store (3,177 ms at a million turns): automerge is off while the pass runs (fts-merge.ts), a bounded merge runs
+ * every MERGE_EVERY steps, and at the end each index is merged a bounded piece per step until nothing is left,
+ * then automerge is set back. The engine sets it back at open if the pass was cut short.
+ *
+ *   rows (automerge off, a bounded merge now and then) ─▶ merge each index to the end ─▶ automerge on
  */
 interface Step {
   table: 'messages' | 'summaries' | 'memories' | 'episodes';
@@ -69,22 +77,51 @@ const STEPS: readonly Step[] = [
   },
 ];
 
+/** Steps between two bounded merges while rows are rewritten: each slice's COMMIT adds a segment per index. */
+export const MERGE_EVERY = 4;
+const FTS: readonly FtsTable[] = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
+const ftsOf = (s: Step): FtsTable => `${s.table}_fts`;
+
 const setMeta = (driver: SqlDriver, key: string, value: string) =>
   driver.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
 
-export async function reindexInSlices(driver: SqlDriver, opts: { onProgress?: (rows: number) => void } = {}): Promise<ReindexReport> {
+export async function reindexInSlices(
+  driver: SqlDriver,
+  opts: { onProgress?: (rows: number) => void; budgetMs?: number; now?: () => number; onSlice?: (ms: number) => void } = {},
+): Promise<ReindexReport> {
   const t0 = performance.now();
   const saved = driver.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [JOURNAL]);
   let at = saved ? (JSON.parse(saved.value) as { step: number; after: number }) : { step: 0, after: -1 };
   const counts = { messages: 0, summaries: 0, memories: 0, episodes: 0 };
+  let off = false;
+  let steps = 0;
+  let merging = 0; // index into FTS while merging at the end
   await runInSlices({
     driver,
+    budgetMs: opts.budgetMs,
+    now: opts.now,
     step: () => {
+      if (!off) {
+        for (const t of FTS) automergeOff(driver, t);
+        off = true;
+      }
       const s = STEPS[at.step];
       if (!s) {
+        // Every row rewritten: merge each index, a bounded piece a step, then hand merging back to FTS5.
+        const t = FTS[merging];
+        if (t) {
+          if (mergeStep(driver, t)) return true;
+          automergeOn(driver, t);
+          if (FTS[++merging]) return true;
+        }
         setMeta(driver, SEGMENTER_META_KEY, SEGMENTER_VERSION);
         driver.run('DELETE FROM meta WHERE key = ?', [JOURNAL]);
         return false;
+      }
+      // Meanwhile, a bounded merge of the index being rewritten keeps its segments from piling up.
+      if (++steps % MERGE_EVERY === 0) {
+        mergeStep(driver, ftsOf(s));
+        return true;
       }
       const rows = driver.all<Record<string, unknown>>(s.select, [at.after, BATCH]);
       for (const r of rows) s.write(driver, r);
@@ -94,7 +131,10 @@ export async function reindexInSlices(driver: SqlDriver, opts: { onProgress?: (r
       setMeta(driver, JOURNAL, JSON.stringify(at));
       return true;
     },
-    onSlice: () => opts.onProgress?.(counts.messages + counts.summaries + counts.memories + counts.episodes),
+    onSlice: (ms) => {
+      opts.onSlice?.(ms);
+      opts.onProgress?.(counts.messages + counts.summaries + counts.memories + counts.episodes);
+    },
   });
   return { ...counts, segmenterVersion: SEGMENTER_VERSION, ms: performance.now() - t0 };
 }

@@ -1,0 +1,52 @@
+import type { SqlDriver } from './driver';
+
+/**
+ * FTS5 merges a full-text index's segments when a transaction that changed it commits ("automerge"): after a
+ * long pass of writes, one COMMIT can merge for hundreds of milliseconds, in whichever call commits — a
+ * background slice or someone's message (issue 19 measured 209 ms in the compress pass; issue 16 the reindex).
+ * A long pass turns automerge off while it runs, merges a bounded piece now and then (FTS5's incremental
+ * 'merge', which merges where 'usermerge' segments share a level, as automerge would), merges a piece a step at
+ * its end until nothing is left, and sets FTS5's default back.
+ *
+ * The setting is stored in the index itself (its %_config table): a pass cut short (the window closed, the
+ * worker died) would leave automerge off for good. So the engine, when it opens, sets it back on every index
+ * whose stored setting is 0 (`restoreAutomergeAtOpen`): no pass runs before the engine is open, and none of
+ * the engine's own code wants it off between passes.
+ */
+export const FTS_AUTOMERGE_DEFAULT = 4;
+/** Pages one bounded merge may work through. */
+export const FTS_MERGE_PAGES = 8;
+
+export type FtsTable = 'messages_fts' | 'summaries_fts' | 'memories_fts' | 'episodes_fts';
+const TABLES: readonly FtsTable[] = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
+
+// FTS5 wants integers here and better-sqlite3 binds numbers as REAL: the (constant) numbers go in the SQL.
+const setAutomerge = (driver: SqlDriver, table: FtsTable, n: number) =>
+  driver.run(`INSERT INTO ${table} (${table}, rank) VALUES ('automerge', ${Math.trunc(n)})`);
+
+/** Automerge off on `table` until `automergeOn` (or until an engine opens it again). */
+export const automergeOff = (driver: SqlDriver, table: FtsTable): void => void setAutomerge(driver, table, 0);
+
+/** FTS5's default back on `table`. */
+export const automergeOn = (driver: SqlDriver, table: FtsTable): void => void setAutomerge(driver, table, FTS_AUTOMERGE_DEFAULT);
+
+/** One bounded piece of merging on `table`; false when there was nothing left to merge. */
+export function mergeStep(driver: SqlDriver, table: FtsTable, pages = FTS_MERGE_PAGES): boolean {
+  const total = () => driver.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? 0;
+  const before = total();
+  driver.run(`INSERT INTO ${table} (${table}, rank) VALUES ('merge', ${Math.trunc(pages)})`);
+  return total() - before >= 2;
+}
+
+/** The automerge setting stored in `table` (null: FTS5's default, never set). */
+export function storedAutomerge(driver: SqlDriver, table: FtsTable): number | null {
+  return driver.get<{ v: number }>(`SELECT v FROM ${table}_config WHERE k = 'automerge'`)?.v ?? null;
+}
+
+/** At open: automerge back on every index a pass turned it off on and did not finish. Returns those indexes. */
+export function restoreAutomergeAtOpen(driver: SqlDriver): FtsTable[] {
+  const present = new Set(driver.all<{ name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '%_fts_config'").map((r) => r.name));
+  const off = TABLES.filter((t) => present.has(`${t}_config`) && storedAutomerge(driver, t) === 0);
+  if (off.length) driver.transaction(() => off.forEach((t) => automergeOn(driver, t)));
+  return off;
+}
