@@ -99,3 +99,34 @@ export function printResult(r: RecallResult): string {
     textTable(cats.header, cats.rows),
   ].join('\n');
 }
+
+/**
+ * One row per scored question (`--per-item <file.json>`): its place in the run, its group and category, and the
+ * product's scores (k shown). Two runs of the same data — two commits, or two configs — compared row by row
+ * (`changedItems`) say which questions a change won or lost, not only by how much the mean moved.
+ */
+export interface ItemRow {
+  i: number;
+  group: string;
+  category: string;
+  scores: Record<string, number>;
+}
+
+export function itemRows(run: Pick<DatasetRun, 'items'>, system = 'engram'): ItemRow[] {
+  return run.items.map((item, i) => ({ i, group: item.group, category: item.category, scores: roundAll(item.systems[system]?.shown ?? {}) }));
+}
+
+/**
+ * The rows whose `metric` differs between two per-item files of the same data (matched by place and group; a row
+ * of one with no partner in the other is an error: the files are not of the same questions).
+ */
+export function changedItems(before: readonly ItemRow[], after: readonly ItemRow[], metric: string): { i: number; group: string; category: string; before: number; after: number }[] {
+  if (before.length !== after.length) throw new Error(`per-item files differ in length (${before.length} vs ${after.length}): not the same questions`);
+  return before.flatMap((b, i) => {
+    const a = after[i];
+    if (!a || a.group !== b.group) throw new Error(`row ${i}: group ${b.group} vs ${a?.group}: not the same questions`);
+    const x = b.scores[metric] ?? Number.NaN;
+    const y = a.scores[metric] ?? Number.NaN;
+    return x === y ? [] : [{ i, group: b.group, category: b.category, before: x, after: y }];
+  });
+}

@@ -16,7 +16,7 @@ import { runMadial } from './datasets/madial';
 import type { DatasetRun } from './datasets/common';
 import { engineWarnings, useBenchEmbeddings } from './engine-host';
 import { benchEmbeddings, type BenchEmbeddings } from './embedding-provider';
-import { printResult, toResult } from './output';
+import { itemRows, printResult, toResult } from './output';
 import { ABLATION_NOTES, ablationOf, ablationPasses, halfRows, type AblationResult } from './ablation';
 import { textTable } from '../lib/table';
 
@@ -37,6 +37,8 @@ const { values } = parseArgs({
     data: { type: 'string' },
     memory: { type: 'string' },
     out: { type: 'string' },
+    /** Each scored question's own scores → this JSON file (compare two with bench/recall/compare-items.ts). */
+    'per-item': { type: 'string' },
     /** Development only: score the first N LongMemEval questions. */
     limit: { type: 'string' },
     /** Each retrieval technique switched off in turn → bench/results/ablation.json (no baselines). */
@@ -62,6 +64,12 @@ async function runOne(dataset: Dataset, opts: { data?: string; memory?: string; 
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`${printResult(result)}\n→ ${out}\n`);
+  if (values['per-item']) {
+    const file = resolve(values['per-item']);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(itemRows(run))}\n`);
+    console.log(`per item → ${file}\n`);
+  }
 }
 
 async function runAblation(datasets: readonly Dataset[]): Promise<void> {
@@ -117,8 +125,8 @@ async function main(): Promise<void> {
     console.error(`--dataset must be one of ${Object.keys(DEFAULTS).join(', ')}`);
     process.exit(2);
   }
-  if (values.dataset === undefined && (values.data || values.memory || (values.out && !values.ablation))) {
-    console.error('--data, --memory and --out need --dataset');
+  if (values.dataset === undefined && (values.data || values.memory || values['per-item'] || (values.out && !values.ablation))) {
+    console.error('--data, --memory, --out and --per-item need --dataset');
     process.exit(2);
   }
   const datasets: Dataset[] = values.dataset ? [values.dataset] : ['locomo', 'longmemeval', 'madial'];
