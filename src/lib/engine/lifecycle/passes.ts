@@ -33,7 +33,7 @@ export interface PassDeps {
 
 export interface Pass {
   step(): boolean;
-  report: Omit<PhaseReport, 'phase' | 'slices' | 'longestSliceMs' | 'medianSliceMs' | 'ms'>;
+  report: Omit<PhaseReport, 'phase' | 'slices' | 'longestSliceMs' | 'medianSliceMs' | 'slowSlices' | 'ms'>;
 }
 
 const emptyReport = () => ({ scanned: 0, faded: 0, compressed: 0, deleted: 0 });

@@ -7,7 +7,10 @@
 import { EngineError } from '../../domain/errors';
 import * as B from '../../domain/lifecycle/budgets';
 import type { EngineEnv } from '../env';
-import { runInSlices } from '../store/slices';
+import { runInSlices, type SliceTiming } from '../store/slices';
+
+/** Slowest slices a phase report keeps, split into BEGIN / steps / COMMIT. */
+const SLOW_SLICES_KEPT = 5;
 
 /**
  * A clean-up's transactions are shorter than other background work's (store/slices.ts's 20 ms): it runs beside
@@ -55,7 +58,20 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
     const t0 = performance.now();
     const pass = PASS[phase]({ driver, clock, ledger });
     const sliceMs: number[] = [];
-    const slices = await runInSlices({ driver, step: pass.step, budgetMs: LIFECYCLE_SLICE_MS, onSlice: (ms) => sliceMs.push(ms), ...(signal ? { signal } : {}) });
+    const slow: SliceTiming[] = [];
+    const keepSlow = (t: SliceTiming) => {
+      if (slow.length === SLOW_SLICES_KEPT && t.ms <= slow.at(-1)!.ms) return;
+      slow.push(t);
+      slow.sort((a, b) => b.ms - a.ms);
+      slow.length = Math.min(slow.length, SLOW_SLICES_KEPT);
+    };
+    const slices = await runInSlices({
+      driver,
+      step: pass.step,
+      budgetMs: LIFECYCLE_SLICE_MS,
+      onSlice: (ms, timing) => (sliceMs.push(ms), keepSlow(timing)),
+      ...(signal ? { signal } : {}),
+    });
     driver.transaction(() =>
       driver.run('INSERT INTO lifecycle_state (phase, last_ok_at) VALUES (?, ?) ON CONFLICT (phase) DO UPDATE SET last_ok_at = excluded.last_ok_at', [phase, clock.now()]),
     );
@@ -68,6 +84,7 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
       slices,
       longestSliceMs: tenth(sliceMs.at(-1) ?? 0),
       medianSliceMs: tenth(sliceMs[Math.floor((sliceMs.length - 1) / 2)] ?? 0),
+      slowSlices: slow.map((t) => ({ ...t, ms: tenth(t.ms), beginMs: tenth(t.beginMs), stepsMs: tenth(t.stepsMs), slowestStepMs: tenth(t.slowestStepMs), commitMs: tenth(t.commitMs) })),
       ms: Math.round(performance.now() - t0),
     };
   }

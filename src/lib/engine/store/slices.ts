@@ -16,13 +16,31 @@ export interface SliceOptions {
   /** How long one transaction may run (the longest a foreground call waits behind it, roughly). */
   budgetMs?: number;
   now?: () => number;
-  /** After each committed slice (progress reports), with how long its transaction ran (BEGIN to COMMIT, ms). */
-  onSlice?: (ms: number) => void;
+  /**
+   * After each committed slice (progress reports), with how long its transaction ran (BEGIN to COMMIT, ms) and
+   * what that time was made of (a few clock reads a slice; no statement text, no rows).
+   */
+  onSlice?: (ms: number, timing: SliceTiming) => void;
   /** Checked between slices: stop early (the work resumes from what it recorded). */
   signal?: AbortSignal;
 }
 
 export const SLICE_BUDGET_MS = 20;
+
+/**
+ * What one slice's time was made of: BEGIN, the steps (the slowest alone), and the COMMIT — where a WAL
+ * checkpoint or the VFS's sync shows up. `at`: when the slice began (ms since the epoch, performance.timeOrigin
+ * + now(), so a page can line it up with its own calls).
+ */
+export interface SliceTiming {
+  at: number;
+  ms: number;
+  beginMs: number;
+  steps: number;
+  stepsMs: number;
+  slowestStepMs: number;
+  commitMs: number;
+}
 
 /** Lets queued messages (other calls) run: a macrotask, not a microtask. */
 export const yieldToQueue = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -35,15 +53,27 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
   for (let more = true; more; ) {
     if (opts.signal?.aborted) break;
     const began = now();
+    let t0 = began;
+    let last = began;
+    let steps = 0;
+    let slowest = 0;
     more = opts.driver.transaction(() => {
-      const t0 = now();
+      t0 = now();
+      last = t0;
       let going = true;
-      do going = opts.step();
-      while (going && now() - t0 < budget);
+      do {
+        going = opts.step();
+        steps++;
+        const t = now();
+        if (t - last > slowest) slowest = t - last;
+        last = t;
+      } while (going && last - t0 < budget);
       return going;
     });
     slices++;
-    opts.onSlice?.(now() - began);
+    const end = now();
+    const origin = typeof performance === 'undefined' ? 0 : performance.timeOrigin;
+    opts.onSlice?.(end - began, { at: origin + began, ms: end - began, beginMs: t0 - began, steps, stepsMs: last - t0, slowestStepMs: slowest, commitMs: end - last });
     if (more) await yieldToQueue();
   }
   return slices;
