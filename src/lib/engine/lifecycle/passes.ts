@@ -17,6 +17,7 @@ import type { Clock } from '../../domain/clock';
 import type { SqlDriver } from '../store/driver';
 import { episodeLabel, type Ledger } from './ledger';
 import type { LedgerReason, PhaseReport } from './types';
+import { vacuumStep } from './vacuum';
 
 /**
  * Rows per decay step. A slice runs steps until its 20 ms budget has passed, so it overruns by up to one step;
@@ -125,8 +126,8 @@ export interface FullRow {
  * compression's deletes, one COMMIT merged for 209 ms (bench/speed/lifecycle-steps.ts, native). The compress
  * pass turns that off while it runs, merges FTS_MERGE_PAGES pages every few steps meanwhile and a step at a
  * time at its end until nothing is left (FTS5's incremental 'merge', which merges where 'usermerge' segments
- * share a level, as automerge would), then sets FTS5's default back. A pass cut short leaves it off until the next compress pass ends;
- * FTS5's crisis merge still bounds the segments meanwhile.
+ * share a level, as automerge would), then sets FTS5's default back. A pass cut short would leave it off:
+ * restoreAutomerge sets it back when the engine opens and when any pass starts.
  */
 export const FTS_AUTOMERGE_DEFAULT = 4;
 export const FTS_MERGE_PAGES = 8;
@@ -134,6 +135,18 @@ export const FTS_MERGE_PAGES = 8;
 const MERGE_EVERY = 32;
 // FTS5 wants integers here and better-sqlite3 binds numbers as REAL: the (constant) numbers go in the SQL.
 const setAutomerge = (driver: SqlDriver, n: number) => driver.run(`INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('automerge', ${Math.trunc(n)})`);
+/**
+ * A compress pass cut short (a crash, an abort, a failed slice) leaves automerge off. Called when the engine
+ * opens and when any pass starts: automerge is set back to FTS5's default if it was left off (a read, and a
+ * write only then).
+ */
+export function restoreAutomerge(driver: SqlDriver): boolean {
+  const v = driver.get<{ v: number }>("SELECT v FROM episodes_fts_config WHERE k = 'automerge'")?.v;
+  if (v !== 0) return false;
+  driver.transaction(() => setAutomerge(driver, FTS_AUTOMERGE_DEFAULT));
+  return true;
+}
+
 /** One bounded piece of merging; false when there was nothing left to merge. */
 function mergeIndex(driver: SqlDriver): boolean {
   const total = () => driver.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? 0;
@@ -225,6 +238,7 @@ export function compressPass({ driver, clock, ledger }: PassDeps): Pass {
   };
   let merging = false;
   let steps = 0;
+  let vacuuming = false;
   const step = (): boolean => {
     if (!automergeOff) {
       setAutomerge(driver, 0);
@@ -233,11 +247,14 @@ export function compressPass({ driver, clock, ledger }: PassDeps): Pass {
     // Meanwhile the index is merged here, a bounded piece every MERGE_EVERY steps, so the segments the
     // foreground's writes add do not pile up (into a crisis merge in someone's COMMIT) while automerge is off.
     if (!merging && ++steps % MERGE_EVERY === 0) mergeIndex(driver);
+    // Last, the pages the dropped candidates and text rows freed go back, a bounded piece a step.
+    if (vacuuming) return vacuumStep(driver);
     if (merging) {
       // The text index's segments, merged FTS_MERGE_PAGES pages a step, then left to FTS5 again.
       if (mergeIndex(driver)) return true;
       setAutomerge(driver, FTS_AUTOMERGE_DEFAULT);
-      return false;
+      vacuuming = true;
+      return true;
     }
     if (!dueDone) {
       // Decayed below 0.3, or past the 180-day TTL ("到期进入压缩队列"): one episode a step.
@@ -349,8 +366,13 @@ export function purgePass({ driver, clock, ledger }: PassDeps): Pass {
       stage = 4;
       return true;
     }
-    ledger.prune(now - B.LEDGER_KEEP_MS);
-    return false;
+    if (stage === 4) {
+      ledger.prune(now - B.LEDGER_KEEP_MS);
+      stage = 5;
+      return true;
+    }
+    // What purging freed goes back to the file system, a bounded piece a step.
+    return vacuumStep(driver);
   };
   return { step, report };
 }

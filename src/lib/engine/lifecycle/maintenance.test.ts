@@ -1,0 +1,109 @@
+/**
+ * The lifecycle's housekeeping (issue 19): FTS5's automerge is never left off by a compress pass cut short, and
+ * the pages compression and purging free go back to the file system in bounded steps (incremental vacuum).
+ */
+import { describe, expect, it } from 'vitest';
+import { DAY_MS } from '../../domain/clock';
+import { createTestEngine, expectOk, type TestEngine } from '../testing';
+import { createLedger } from './ledger';
+import { compressPass, FTS_AUTOMERGE_DEFAULT } from './passes';
+import { createLifecycleService } from './service';
+import { freePages, isIncremental, VACUUM_PAGES, vacuumStep } from './vacuum';
+
+const automerge = (t: TestEngine) => t.driver.get<{ v: number }>("SELECT v FROM episodes_fts_config WHERE k = 'automerge'")?.v;
+const pages = (t: TestEngine) => t.driver.get<{ n: number }>('SELECT page_count AS n FROM pragma_page_count()')?.n ?? 0;
+
+/** `n` episodes of a project, `ageDays` old, each with ~1.2 KB of candidates (what compression drops). */
+function insertBulky(t: TestEngine, projectId: string, n: number, ageDays: number) {
+  t.driver.run(
+    `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?)
+     INSERT INTO episodes (id, kind, skill_id, project_id, scene_type, input_summary, candidates, selected_index, implicit, valence, importance, compressed, created_at, updated_at)
+     SELECT 'b-' || i, 'skill-run', 'continue', ?, 'action', 'x', json_array(printf('%.600c', 'a'), printf('%.600c', 'b')), 0, 'weak-positive', 0.4, 0.5, 0, ? + i, ? + i FROM seq`,
+    [n, projectId, t.clock.now() - ageDays * DAY_MS, t.clock.now() - ageDays * DAY_MS],
+  );
+}
+
+describe('a compress pass cut short does not leave FTS5 automerge off', () => {
+  it('is set back when the engine opens and when any pass starts', async () => {
+    const t = await createTestEngine();
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    insertBulky(t, project.id, 40, 200);
+    // A compress pass that stops after a few steps (the tab closed mid-pass): automerge is off.
+    const pass = compressPass({ driver: t.driver, clock: t.clock, ledger: createLedger(t.driver, t.clock) });
+    for (let i = 0; i < 3; i++) t.driver.transaction(() => pass.step());
+    expect(automerge(t)).toBe(0);
+    // Opening the engine again (the service is made at open) sets it back.
+    createLifecycleService({ driver: t.driver, clock: t.clock, log: t.log });
+    expect(automerge(t)).toBe(FTS_AUTOMERGE_DEFAULT);
+
+    // Cut short again; this time a decay-only pass (the start-up run) is what comes next.
+    const again = compressPass({ driver: t.driver, clock: t.clock, ledger: createLedger(t.driver, t.clock) });
+    for (let i = 0; i < 3; i++) t.driver.transaction(() => again.step());
+    expect(automerge(t)).toBe(0);
+    expectOk(await t.engine.call('lifecycle.run', { phases: ['decay'], vacuum: false }));
+    expect(automerge(t)).toBe(FTS_AUTOMERGE_DEFAULT);
+  });
+});
+
+describe('the database shrinks after compression and purge, in bounded steps', () => {
+  it('gives the freed pages back at the end of the compress and purge passes: the file shrinks after purging', async () => {
+    const t = await createTestEngine();
+    expect(isIncremental(t.driver)).toBe(true);
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    // 400 days old: past both TTLs — compressed (candidates dropped), then deleted.
+    insertBulky(t, project.id, 1200, 400);
+    const before = pages(t);
+    const compress = expectOk(await t.engine.call('lifecycle.run', { phases: ['decay', 'compress'], vacuum: false }));
+    if (compress.state !== 'done') throw new Error('not done');
+    expect(compress.phases.find((p) => p.phase === 'compress')?.compressed).toBe(1200);
+    expect(freePages(t.driver)).toBe(0);
+    // Compression shrinks rows in place: the bytes it frees stay inside their pages (SQLite merges pages on
+    // delete, not on update) and the ledger grows, so the file does not shrink here — whatever whole pages did
+    // come free went back (no free page is left).
+    const afterCompress = pages(t);
+    expect(afterCompress).toBeLessThan(before * 1.3);
+    const purge = expectOk(await t.engine.call('lifecycle.run', { phases: ['purge'], vacuum: false }));
+    if (purge.state !== 'done') throw new Error('not done');
+    expect(purge.phases[0]?.deleted).toBe(1200);
+    expect(freePages(t.driver)).toBe(0);
+    // Purging deletes the rows: their pages come free and go back, VACUUM_PAGES a step.
+    expect(pages(t)).toBeLessThan(afterCompress * 0.6);
+    expect(purge.bytesAfter).toBeLessThan(purge.bytesBefore * 0.6);
+  });
+
+  it('one step frees at most VACUUM_PAGES pages', async () => {
+    const t = await createTestEngine();
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    insertBulky(t, project.id, 800, 1);
+    t.driver.run('DELETE FROM episodes');
+    const free = freePages(t.driver);
+    expect(free).toBeGreaterThan(VACUUM_PAGES * 3);
+    let steps = 0;
+    for (let more = true; more; steps++) {
+      const was = freePages(t.driver);
+      more = t.driver.transaction(() => vacuumStep(t.driver));
+      expect(was - freePages(t.driver)).toBeLessThanOrEqual(VACUUM_PAGES);
+    }
+    expect(freePages(t.driver)).toBe(0);
+    expect(steps).toBeGreaterThanOrEqual(Math.ceil(free / VACUUM_PAGES));
+  });
+
+  it('a database made before incremental vacuum switches at the manual clean-up (VACUUM), and a step does nothing before', async () => {
+    const t = await createTestEngine();
+    // As an older database: auto-vacuum off (a full VACUUM applies the setting).
+    t.driver.exec('PRAGMA auto_vacuum = NONE');
+    t.driver.exec('VACUUM');
+    expect(isIncremental(t.driver)).toBe(false);
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    insertBulky(t, project.id, 50, 1);
+    t.driver.run('DELETE FROM episodes');
+    const free = freePages(t.driver);
+    expect(free).toBeGreaterThan(0);
+    expect(t.driver.transaction(() => vacuumStep(t.driver))).toBe(false);
+    expect(freePages(t.driver)).toBe(free);
+    const res = expectOk(await t.engine.call('lifecycle.run', { phases: ['decay'], vacuum: true }));
+    expect(res.state === 'done' && res.vacuumed).toBe(true);
+    expect(isIncremental(t.driver)).toBe(true);
+    expect(freePages(t.driver)).toBe(0);
+  });
+});
