@@ -8,7 +8,8 @@ import type { SqlDriver } from '../store/driver';
 import { runInSlices } from '../store/slices';
 import { createTestEngine, expectOk, type TestEngine } from '../testing';
 import { createLedger } from './ledger';
-import { compressPass, FTS_AUTOMERGE_DEFAULT } from './passes';
+import { ACTIVE_EPISODES_PER_PROJECT } from '../../domain/lifecycle/budgets';
+import { compressPass, FTS_AUTOMERGE_DEFAULT, FULL, templateSummary, type FullRow } from './passes';
 import { createLifecycleService } from './service';
 import { freePages, isIncremental, VACUUM_PAGES, vacuumStep } from './vacuum';
 
@@ -136,5 +137,27 @@ describe("the clean-up's slices commit without waiting for the disk", () => {
     t.driver.exec('PRAGMA synchronous = NORMAL');
     await runInSlices({ driver: t.driver, relaxedSync: true, step: () => false });
     expect(level(t.driver)).toBe(1);
+  });
+});
+
+describe('budget-evicted episodes get the template (docs/decisions.md "compression\'s summary")', () => {
+  it('a project over its 1,000 active episodes: none of the extra is offered to the model, and each is compressed with the template', async () => {
+    const t = await createTestEngine();
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    // Fresh episodes: only the budget makes the oldest 5 due.
+    insertBulky(t, project.id, ACTIVE_EPISODES_PER_PROJECT + 5, 1);
+    expectOk(await t.engine.call('lifecycle.run', { phases: ['decay'], vacuum: false }));
+    const offered: string[] = [];
+    for (let after = 0; ; ) {
+      const page = expectOk(await t.engine.call('lifecycle.summaryCandidates', { limit: 50, after }));
+      offered.push(...page.items.map((i) => i.id));
+      if (page.next === null) break;
+      after = page.next;
+    }
+    expect(offered).toEqual([]);
+    expectOk(await t.engine.call('lifecycle.run', { phases: ['compress'], vacuum: false }));
+    const rows = t.driver.all<FullRow & { summary: string }>(`SELECT ${FULL}, summary FROM episodes WHERE compressed = 1 ORDER BY rid`);
+    expect(rows.map((r) => r.id)).toEqual(['b-1', 'b-2', 'b-3', 'b-4', 'b-5']);
+    for (const r of rows) expect(r.summary).toBe(templateSummary({ ...r, candidates: JSON.stringify(['a', 'b']) }));
   });
 });
