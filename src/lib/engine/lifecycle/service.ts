@@ -23,8 +23,9 @@ export const LIFECYCLE_SLICE_MS = 5;
 /*
  * relaxedSync (store/slices.ts): a slice's COMMIT does not wait for the disk. With synchronous=FULL every COMMIT
  * flushed the WAL (the sahpool VFS's xSync is a FileSystemSyncAccessHandle flush), and the slowest slices were
- * COMMITs, not steps: under a busy disk, 40–320 ms flushes behind 5–20 ms of steps (bench:speed --lifecycle's
- * slowest-slice split). A pass redoes from what is stored whatever a power cut may drop; a closed tab or a killed
+ * COMMITs, not steps: on a busy machine, 40–320 ms COMMITs behind 5–20 ms of steps (bench:speed --lifecycle's
+ * slowest-slice split). At NORMAL, COMMITs of 100–260 ms still showed at load 21–23: a WAL auto-checkpoint
+ * (it flushes at any level) or the load itself — not settled. A pass redoes from what is stored whatever a power cut may drop; a closed tab or a killed
  * worker loses nothing (the writes reached the file), and the next foreground COMMIT's flush makes them durable.
  */
 import { createLedger } from './ledger';
