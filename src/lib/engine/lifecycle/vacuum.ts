@@ -1,7 +1,7 @@
 /**
  * Giving freed pages back in bounded steps (issue 19: "the database visibly shrinks after compression and
- * purge"). A database made by this version uses SQLite's incremental auto-vacuum (store/migrate.ts sets it
- * before the first table); one made earlier switches at the next manual "clean now" (its VACUUM). Each step
+ * purge"). A database uses SQLite's incremental auto-vacuum from its first manual "clean now"
+ * (its VACUUM). Each step
  * moves at most VACUUM_PAGES pages off the free list and truncates the file by as much: a slice's worth of
  * work, never a whole-file rewrite. On a database without incremental auto-vacuum a step does nothing.
  */
