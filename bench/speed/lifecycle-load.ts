@@ -36,6 +36,8 @@ export interface LifecycleLoadReport {
   cleanup: LifecycleRunResult | { state: 'failed'; error: string };
   /** The stall probe while the clean-up ran (stall.ts). */
   stall: StallReport | null;
+  /** Every foreground call that started or ended while the clean-up ran: when it was sent (ms since the epoch) and how long it took. */
+  foregroundDuring: { call: LoadCall; at: number; ms: number }[];
   /** The write the clean-up started after. */
   cleanupAtWrite: number;
   wallMs: number;
@@ -57,6 +59,7 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
   const ms: Record<LoadCall, number[]> = { 'episode.record': [], 'episode.query': [], 'rules.list': [] };
   const during: Record<LoadCall, number[]> = { 'episode.record': [], 'episode.query': [], 'rules.list': [] };
   const errors: Record<string, number> = {};
+  const foregroundDuring: LifecycleLoadReport['foregroundDuring'] = [];
   let calls = 0;
   let cleaning = false;
   const must = async <M extends Method>(m: M, input: Input<M>) => {
@@ -72,7 +75,10 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
     const took = performance.now() - t;
     calls++;
     ms[m].push(took);
-    if (started || cleaning) during[m].push(took);
+    if (started || cleaning) {
+      during[m].push(took);
+      foregroundDuring.push({ call: m, at: performance.timeOrigin + t, ms: took });
+    }
     if (!res.ok) errors[res.error.code] = (errors[res.error.code] ?? 0) + 1;
   };
 
@@ -137,6 +143,7 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
     calls,
     cleanup: done.result,
     stall: done.stall,
+    foregroundDuring,
     cleanupAtWrite: cleanupAt,
     wallMs: performance.now() - t0,
   };

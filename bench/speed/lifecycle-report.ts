@@ -8,6 +8,25 @@ export const LOAD_GOALS: Record<LoadCall, number> = { 'episode.record': 150, 'ep
 export const STALL_GOAL_MS = 50;
 export const ERROR_RATE_GOAL = 0.01;
 
+/** One of the longest probe waits and what it overlapped: the foreground calls and the slow slices (of each phase's few slowest). */
+export interface WorstWait {
+  wait_ms: number;
+  foreground: { call: LoadCall; ms: number }[];
+  slices: { phase: string; ms: number; begin_ms: number; steps: number; steps_ms: number; slowest_step_ms: number; commit_ms: number }[];
+}
+
+function worstWaits(load: LifecycleLoadReport): WorstWait[] {
+  const overlaps = (a: number, aMs: number, b: number, bMs: number) => a < b + bMs && b < a + aMs;
+  const slices = load.cleanup.state === 'done' ? load.cleanup.phases.flatMap((p) => (p.slowSlices ?? []).map((s) => ({ phase: p.phase, ...s }))) : [];
+  return (load.stall?.worst ?? []).map((w) => ({
+    wait_ms: r1(w.waitMs),
+    foreground: load.foregroundDuring.filter((f) => overlaps(f.at, f.ms, w.at, w.waitMs)).map((f) => ({ call: f.call, ms: r1(f.ms) })),
+    slices: slices
+      .filter((s) => overlaps(s.at, s.ms, w.at, w.waitMs))
+      .map((s) => ({ phase: s.phase, ms: s.ms, begin_ms: s.beginMs, steps: s.steps, steps_ms: s.stepsMs, slowest_step_ms: s.slowestStepMs, commit_ms: s.commitMs })),
+  }));
+}
+
 export interface LifecycleBenchResult {
   machine: MachineInfo & { chromium: string };
   config: { seed: number; writes: number; retrievals: number; old_episodes: number; cleanup_at_write: number };
@@ -16,7 +35,7 @@ export interface LifecycleBenchResult {
   errors: Record<string, number>;
   error_rate: number;
   cleanup: LifecycleLoadReport['cleanup'];
-  stall: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; longest_foreground_call_ms: number } | null;
+  stall: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; longest_foreground_call_ms: number; worst: WorstWait[] } | null;
   checks: { name: string; goal: string; value: string; ok: boolean }[];
   notes: string[];
   elapsed_ms: number;
@@ -36,7 +55,7 @@ export function lifecycleResult(load: LifecycleLoadReport, meta: { machine: Mach
   const errorRate = load.calls ? errorCount / load.calls : 1;
   const longestDuring = Math.max(0, ...keys.flatMap((k) => load.duringCleanupMs[k]));
   const stall = load.stall
-    ? { job_ms: Math.round(load.stall.jobMs), probes: load.stall.probes, max_wait_ms: r1(load.stall.maxWaitMs), p95_wait_ms: r1(load.stall.p95WaitMs), longest_foreground_call_ms: r1(longestDuring) }
+    ? { job_ms: Math.round(load.stall.jobMs), probes: load.stall.probes, max_wait_ms: r1(load.stall.maxWaitMs), p95_wait_ms: r1(load.stall.p95WaitMs), longest_foreground_call_ms: r1(longestDuring), worst: worstWaits(load) }
     : null;
   const checks = [
     ...keys.map((k) => ({ name: `${k} p95`, goal: `< ${LOAD_GOALS[k]} ms`, value: `${calls[k].p95} ms`, ok: calls[k].p95 < LOAD_GOALS[k] })),
@@ -77,10 +96,27 @@ export function lifecycleSection(res: LifecycleBenchResult): string[] {
   if (res.cleanup.state === 'done') {
     out.push('| phase | scanned | faded | compressed | deleted | slices | longest slice ms | median slice ms | ms |', '|---|--:|--:|--:|--:|--:|--:|--:|--:|');
     for (const p of res.cleanup.phases) out.push(`| ${p.phase} | ${p.scanned} | ${p.faded} | ${p.compressed} | ${p.deleted} | ${p.slices} | ${p.longestSliceMs} | ${p.medianSliceMs} | ${p.ms} |`);
+    out.push('', 'Slowest slices (ms: BEGIN / steps (slowest step) / COMMIT):', '');
+    for (const p of res.cleanup.phases) {
+      out.push(`- ${p.phase}: ${(p.slowSlices ?? []).map((s) => `${s.ms} (${s.beginMs} / ${s.steps}× ${s.stepsMs} (${s.slowestStepMs}) / ${s.commitMs})`).join(', ')}`);
+    }
     out.push('');
   }
   out.push('| check | goal | measured | |', '|---|---|---|---|', ...res.checks.map((c) => `| ${c.name} | ${c.goal} | ${c.value} | ${c.ok ? 'ok' : '**missed**'} |`), '');
   if (res.stall) out.push(`Stall probe (session.list every 5 ms) while the clean-up ran ${res.stall.job_ms} ms: ${res.stall.probes} probes, longest wait ${res.stall.max_wait_ms} ms, p95 ${res.stall.p95_wait_ms} ms; longest foreground call meanwhile ${res.stall.longest_foreground_call_ms} ms.`, '');
+  if (res.stall?.worst.length) {
+    out.push('The longest waits and what they overlapped (foreground calls; slices among each phase\'s 5 slowest: ms = BEGIN + steps + COMMIT):', '');
+    for (const w of res.stall.worst) {
+      const fg = w.foreground.map((f) => `${f.call} ${f.ms}`).join(', ') || 'none';
+      const sl = w.slices.map((s) => `${s.phase} ${s.ms} (begin ${s.begin_ms}, ${s.steps} steps ${s.steps_ms}, slowest step ${s.slowest_step_ms}, commit ${s.commit_ms})`).join('; ') || 'none of the slowest';
+      out.push(`- ${w.wait_ms} ms — foreground: ${fg} — slices: ${sl}`);
+    }
+    out.push('');
+  }
+  if (res.cleanup.state === 'done') {
+    const mb = (b: number) => (b / 2 ** 20).toFixed(1);
+    out.push(`Database file: ${mb(res.cleanup.bytesBefore)} MB before the clean-up, ${mb(res.cleanup.bytesAfter)} MB after.`, '');
+  }
   out.push(...res.notes.map((n) => `- ${n}`));
   return out;
 }

@@ -13,18 +13,24 @@ export interface StallReport {
   p95WaitMs: number;
   /** What the job did (rows, chunks …). */
   detail: Record<string, number>;
+  /** The longest waits, each with when its probe was sent (ms since the epoch: timeOrigin + now()), longest first. */
+  worst: { at: number; waitMs: number }[];
 }
+
+const WORST_KEPT = 5;
 
 const PROBE_EVERY_MS = 5;
 
 export async function stallDuring(engine: EngineCaller, job: string, run: () => Promise<Record<string, number>>): Promise<StallReport> {
   const waits: number[] = [];
+  const sentAt: number[] = [];
   let running = true;
   const probe = (async () => {
     while (running) {
       const t = performance.now();
       await engine.call('session.list', { limit: 20 });
       waits.push(performance.now() - t);
+      sentAt.push(performance.timeOrigin + t);
       await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
     }
   })();
@@ -45,6 +51,10 @@ export async function stallDuring(engine: EngineCaller, job: string, run: () => 
     maxWaitMs: sorted.at(-1) ?? 0,
     p95WaitMs: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0,
     detail,
+    worst: waits
+      .map((waitMs, i) => ({ at: sentAt[i]!, waitMs }))
+      .sort((a, b) => b.waitMs - a.waitMs)
+      .slice(0, WORST_KEPT),
   };
 }
 

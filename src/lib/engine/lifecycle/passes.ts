@@ -18,6 +18,7 @@ import type { Clock } from '../../domain/clock';
 import type { SqlDriver } from '../store/driver';
 import { episodeLabel, type Ledger } from './ledger';
 import type { LedgerReason, PhaseReport } from './types';
+import { vacuumStep } from './vacuum';
 
 /**
  * Rows per decay step. A slice runs steps until its 20 ms budget has passed, so it overruns by up to one step;
@@ -34,7 +35,7 @@ export interface PassDeps {
 
 export interface Pass {
   step(): boolean;
-  report: Omit<PhaseReport, 'phase' | 'slices' | 'longestSliceMs' | 'medianSliceMs' | 'ms'>;
+  report: Omit<PhaseReport, 'phase' | 'slices' | 'longestSliceMs' | 'medianSliceMs' | 'slowSlices' | 'ms'>;
 }
 
 const emptyReport = () => ({ scanned: 0, faded: 0, compressed: 0, deleted: 0 });
@@ -126,13 +127,24 @@ export interface FullRow {
  * compression's deletes, one COMMIT merged for 209 ms (bench/speed/lifecycle-steps.ts, native). The compress
  * pass turns that off while it runs, merges FTS_MERGE_PAGES pages every few steps meanwhile and a step at a
  * time at its end until nothing is left (FTS5's incremental 'merge', which merges where 'usermerge' segments
- * share a level, as automerge would), then sets FTS5's default back. A pass cut short leaves it off until the
- * engine next opens (store/fts-merge.ts, shared with the reindex: issue 16).
+ * share a level, as automerge would), then sets FTS5's default back. A pass cut short would leave it off:
+ * the engine sets it back when it opens (store/fts-merge.ts, shared with the reindex: issue 16) and
+ * restoreAutomerge when any pass starts.
  */
 export { FTS_AUTOMERGE_DEFAULT, FTS_MERGE_PAGES } from '../store/fts-merge';
 /** Compress steps between two bounded merges while the pass runs. */
 const MERGE_EVERY = 32;
 const mergeIndex = (driver: SqlDriver): boolean => ftsMerge.mergeStep(driver, 'episodes_fts');
+/**
+ * A compress pass cut short (a crash, an abort, a failed slice) leaves automerge off. Called when any pass
+ * starts (the engine's open does the same for every index): automerge is set back to FTS5's default if it was
+ * left off (a read, and a write only then).
+ */
+export function restoreAutomerge(driver: SqlDriver): boolean {
+  if (ftsMerge.storedAutomerge(driver, 'episodes_fts') !== 0) return false;
+  driver.transaction(() => ftsMerge.automergeOn(driver, 'episodes_fts'));
+  return true;
+}
 
 /** The template summary (domain/lifecycle/compress.ts) of a stored episode. */
 export function templateSummary(e: FullRow): string {
@@ -217,6 +229,7 @@ export function compressPass({ driver, clock, ledger }: PassDeps): Pass {
   };
   let merging = false;
   let steps = 0;
+  let vacuuming = false;
   const step = (): boolean => {
     if (!automergeOff) {
       ftsMerge.automergeOff(driver, 'episodes_fts');
@@ -225,11 +238,14 @@ export function compressPass({ driver, clock, ledger }: PassDeps): Pass {
     // Meanwhile the index is merged here, a bounded piece every MERGE_EVERY steps, so the segments the
     // foreground's writes add do not pile up (into a crisis merge in someone's COMMIT) while automerge is off.
     if (!merging && ++steps % MERGE_EVERY === 0) mergeIndex(driver);
+    // Last, the pages the dropped candidates and text rows freed go back, a bounded piece a step.
+    if (vacuuming) return vacuumStep(driver);
     if (merging) {
       // The text index's segments, merged FTS_MERGE_PAGES pages a step, then left to FTS5 again.
       if (mergeIndex(driver)) return true;
       ftsMerge.automergeOn(driver, 'episodes_fts');
-      return false;
+      vacuuming = true;
+      return true;
     }
     if (!dueDone) {
       // Decayed below 0.3, or past the 180-day TTL ("到期进入压缩队列"): one episode a step.
@@ -341,8 +357,13 @@ export function purgePass({ driver, clock, ledger }: PassDeps): Pass {
       stage = 4;
       return true;
     }
-    ledger.prune(now - B.LEDGER_KEEP_MS);
-    return false;
+    if (stage === 4) {
+      ledger.prune(now - B.LEDGER_KEEP_MS);
+      stage = 5;
+      return true;
+    }
+    // What purging freed goes back to the file system, a bounded piece a step.
+    return vacuumStep(driver);
   };
   return { step, report };
 }

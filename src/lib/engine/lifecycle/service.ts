@@ -7,7 +7,10 @@
 import { EngineError } from '../../domain/errors';
 import * as B from '../../domain/lifecycle/budgets';
 import type { EngineEnv } from '../env';
-import { runInSlices } from '../store/slices';
+import { runInSlices, type SliceTiming } from '../store/slices';
+
+/** Slowest slices a phase report keeps, split into BEGIN / steps / COMMIT. */
+const SLOW_SLICES_KEPT = 5;
 
 /**
  * A clean-up's transactions are shorter than other background work's (store/slices.ts's 20 ms): it runs beside
@@ -17,9 +20,17 @@ import { runInSlices } from '../store/slices';
  * not (single slices of 30–50 ms whatever the budget), and the whole clean-up takes about twice as long at 5 ms.
  */
 export const LIFECYCLE_SLICE_MS = 5;
+/*
+ * relaxedSync (store/slices.ts): a slice's COMMIT does not wait for the disk. With synchronous=FULL every COMMIT
+ * flushed the WAL (the sahpool VFS's xSync is a FileSystemSyncAccessHandle flush), and the slowest slices were
+ * COMMITs, not steps: on a busy machine, 40–320 ms COMMITs behind 5–20 ms of steps (bench:speed --lifecycle's
+ * slowest-slice split). At NORMAL, COMMITs of 100–260 ms still showed at load 21–23: a WAL auto-checkpoint
+ * (it flushes at any level) or the load itself — not settled. A pass redoes from what is stored whatever a power cut may drop; a closed tab or a killed
+ * worker loses nothing (the writes reached the file), and the next foreground COMMIT's flush makes them durable.
+ */
 import { createLedger } from './ledger';
 import { compressWith, summaryCandidates } from './model-summaries';
-import { compressPass, decayPass, purgePass, type Pass, type PassDeps } from './passes';
+import { compressPass, decayPass, purgePass, restoreAutomerge, type Pass, type PassDeps } from './passes';
 import { LIFECYCLE_PHASES, type LifecyclePhase, type LifecycleRunResult, type LifecycleStatus, type PhaseReport, type PhaseState } from './types';
 
 const EVERY: Record<LifecyclePhase, number> = { decay: B.DECAY_EVERY_MS, compress: B.COMPRESS_EVERY_MS, purge: B.PURGE_EVERY_MS };
@@ -31,6 +42,15 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
   let running = false;
   /** The last failure, also when the database could not even record it. */
   const failures = new Map<LifecyclePhase, { at: number; error: string }>();
+  const restore = () => {
+    try {
+      if (restoreAutomerge(driver)) log.info('lifecycle.automerge-restored', {});
+    } catch {
+      // A database that cannot be written (read-only start, full disk): the next pass tries again.
+    }
+  };
+  // A compress pass cut short (the tab closed, a crash) left FTS5's automerge off: set back at open.
+  restore();
 
   function phaseStates(): Record<LifecyclePhase, PhaseState> {
     const rows = new Map(driver.all<{ phase: LifecyclePhase; last_ok_at: number | null; failed_at: number | null; error: string | null }>('SELECT * FROM lifecycle_state').map((r) => [r.phase, r]));
@@ -55,7 +75,21 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
     const t0 = performance.now();
     const pass = PASS[phase]({ driver, clock, ledger });
     const sliceMs: number[] = [];
-    const slices = await runInSlices({ driver, step: pass.step, budgetMs: LIFECYCLE_SLICE_MS, onSlice: (ms) => sliceMs.push(ms), ...(signal ? { signal } : {}) });
+    const slow: SliceTiming[] = [];
+    const keepSlow = (t: SliceTiming) => {
+      if (slow.length === SLOW_SLICES_KEPT && t.ms <= slow.at(-1)!.ms) return;
+      slow.push(t);
+      slow.sort((a, b) => b.ms - a.ms);
+      slow.length = Math.min(slow.length, SLOW_SLICES_KEPT);
+    };
+    const slices = await runInSlices({
+      driver,
+      step: pass.step,
+      budgetMs: LIFECYCLE_SLICE_MS,
+      relaxedSync: true,
+      onSlice: (ms, timing) => (sliceMs.push(ms), keepSlow(timing)),
+      ...(signal ? { signal } : {}),
+    });
     driver.transaction(() =>
       driver.run('INSERT INTO lifecycle_state (phase, last_ok_at) VALUES (?, ?) ON CONFLICT (phase) DO UPDATE SET last_ok_at = excluded.last_ok_at', [phase, clock.now()]),
     );
@@ -68,6 +102,7 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
       slices,
       longestSliceMs: tenth(sliceMs.at(-1) ?? 0),
       medianSliceMs: tenth(sliceMs[Math.floor((sliceMs.length - 1) / 2)] ?? 0),
+      slowSlices: slow.map((t) => ({ ...t, ms: tenth(t.ms), beginMs: tenth(t.beginMs), stepsMs: tenth(t.stepsMs), slowestStepMs: tenth(t.slowestStepMs), commitMs: tenth(t.commitMs) })),
       ms: Math.round(performance.now() - t0),
     };
   }
@@ -119,6 +154,7 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
     async run(opts: { phases: readonly LifecyclePhase[]; vacuum: boolean; signal?: AbortSignal }): Promise<LifecycleRunResult> {
       if (running) return { state: 'skipped', reason: 'running' };
       running = true;
+      restore();
       const reports: PhaseReport[] = [];
       let current: LifecyclePhase = opts.phases[0] ?? 'decay';
       try {
@@ -129,6 +165,9 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
         }
         let vacuumed = false;
         if (opts.vacuum) {
+          // A database made before incremental auto-vacuum switches here (VACUUM rewrites it anyway), so the
+          // scheduled passes can give pages back in bounded steps from then on (vacuum.ts).
+          driver.exec('PRAGMA auto_vacuum = INCREMENTAL');
           driver.exec('VACUUM');
           vacuumed = true;
         }

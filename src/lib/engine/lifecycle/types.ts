@@ -1,4 +1,6 @@
 /** What the lifecycle calls return (contract section "memory that forgets on purpose", issue 19). */
+import type { SliceTiming } from '../store/slices';
+
 export type LifecyclePhase = 'decay' | 'compress' | 'purge';
 export const LIFECYCLE_PHASES: readonly LifecyclePhase[] = ['decay', 'compress', 'purge'];
 
@@ -50,6 +52,8 @@ export interface PhaseReport {
   /** How long the longest and the median slice's transaction ran (ms): what a foreground call can wait behind. */
   longestSliceMs: number;
   medianSliceMs: number;
+  /** The few slowest slices, each split into BEGIN / steps / COMMIT (store/slices.ts): what a long one is made of. */
+  slowSlices: SliceTiming[];
   ms: number;
 }
 

@@ -16,13 +16,54 @@ export interface SliceOptions {
   /** How long one transaction may run (the longest a foreground call waits behind it, roughly). */
   budgetMs?: number;
   now?: () => number;
-  /** After each committed slice (progress reports), with how long its transaction ran (BEGIN to COMMIT, ms). */
-  onSlice?: (ms: number) => void;
+  /**
+   * After each committed slice (progress reports), with how long its transaction ran (BEGIN to COMMIT, ms) and
+   * what that time was made of (a few clock reads a slice; no statement text, no rows).
+   */
+  onSlice?: (ms: number, timing: SliceTiming) => void;
   /** Checked between slices: stop early (the work resumes from what it recorded). */
   signal?: AbortSignal;
+  /**
+   * Commit the slices without waiting for the disk (synchronous=NORMAL for the slice, the connection's own
+   * level back right after). For work that redoes itself from what is stored if its last slices are lost:
+   * WAL keeps every commit atomic and in order, a closed tab or a killed worker loses nothing (the writes
+   * reached the file); only a power cut or an OS crash may drop the last unsynced slices, until the next
+   * synced commit (any foreground write) makes them durable too. See relaxedSync's note in the lifecycle.
+   */
+  relaxedSync?: boolean;
+}
+
+/** SQLite's synchronous levels: NORMAL = 1, FULL = 2, EXTRA = 3. */
+const SYNC_NORMAL = 1;
+
+/** Runs `fn` with synchronous=NORMAL when the connection syncs harder, and its level back afterwards. */
+function withRelaxedSync<T>(driver: SqlDriver, fn: () => T): T {
+  const level = Number(driver.get<{ synchronous: number }>('PRAGMA synchronous')?.synchronous ?? SYNC_NORMAL);
+  if (level <= SYNC_NORMAL) return fn();
+  driver.exec(`PRAGMA synchronous = ${SYNC_NORMAL}`);
+  try {
+    return fn();
+  } finally {
+    driver.exec(`PRAGMA synchronous = ${Math.trunc(level)}`);
+  }
 }
 
 export const SLICE_BUDGET_MS = 20;
+
+/**
+ * What one slice's time was made of: BEGIN, the steps (the slowest alone), and the COMMIT — where a WAL
+ * checkpoint or the VFS's sync shows up. `at`: when the slice began (ms since the epoch, performance.timeOrigin
+ * + now(), so a page can line it up with its own calls).
+ */
+export interface SliceTiming {
+  at: number;
+  ms: number;
+  beginMs: number;
+  steps: number;
+  stepsMs: number;
+  slowestStepMs: number;
+  commitMs: number;
+}
 
 /** Lets queued messages (other calls) run: a macrotask, not a microtask. */
 export const yieldToQueue = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -35,15 +76,28 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
   for (let more = true; more; ) {
     if (opts.signal?.aborted) break;
     const began = now();
-    more = opts.driver.transaction(() => {
-      const t0 = now();
+    let t0 = began;
+    let last = began;
+    let steps = 0;
+    let slowest = 0;
+    const slice = () => opts.driver.transaction(() => {
+      t0 = now();
+      last = t0;
       let going = true;
-      do going = opts.step();
-      while (going && now() - t0 < budget);
+      do {
+        going = opts.step();
+        steps++;
+        const t = now();
+        if (t - last > slowest) slowest = t - last;
+        last = t;
+      } while (going && last - t0 < budget);
       return going;
     });
+    more = opts.relaxedSync ? withRelaxedSync(opts.driver, slice) : slice();
     slices++;
-    opts.onSlice?.(now() - began);
+    const end = now();
+    const origin = typeof performance === 'undefined' ? 0 : performance.timeOrigin;
+    opts.onSlice?.(end - began, { at: origin + began, ms: end - began, beginMs: t0 - began, steps, stepsMs: last - t0, slowestStepMs: slowest, commitMs: end - last });
     if (more) await yieldToQueue();
   }
   return slices;

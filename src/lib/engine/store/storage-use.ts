@@ -43,6 +43,9 @@ export function storageUsage(driver: SqlDriver): StorageUsage {
     const area = AREA_OF[base] ?? 'app';
     sums.set(area, (sums.get(area) ?? 0) + Number(bytes));
   }
+  // Incremental auto-vacuum's pointer-map pages (lifecycle/vacuum.ts) belong to no b-tree: SQLite's own bookkeeping.
+  const bookkeeping = (pages - free) * pageSize - [...sums.values()].reduce((n, b) => n + b, 0);
+  if (bookkeeping > 0) sums.set('app', (sums.get('app') ?? 0) + bookkeeping);
   const areas = [...sums].map(([area, bytes]) => ({ area, bytes })).sort((a, b) => b.bytes - a.bytes);
   return { totalBytes: pages * pageSize, freeBytes: free * pageSize, areas };
 }

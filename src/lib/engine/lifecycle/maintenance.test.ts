@@ -1,0 +1,168 @@
+/**
+ * The lifecycle's housekeeping (issue 19): FTS5's automerge is never left off by a compress pass cut short, and
+ * the pages compression and purging free go back to the file system in bounded steps (incremental vacuum).
+ */
+import { describe, expect, it } from 'vitest';
+import { DAY_MS } from '../../domain/clock';
+import type { SqlDriver } from '../store/driver';
+import { runInSlices } from '../store/slices';
+import { createTestEngine, expectOk, type TestEngine } from '../testing';
+import { createLedger } from './ledger';
+import { ACTIVE_EPISODES_PER_PROJECT } from '../../domain/lifecycle/budgets';
+import { compressPass, FTS_AUTOMERGE_DEFAULT, FULL, templateSummary, type FullRow } from './passes';
+import { createLifecycleService } from './service';
+import { freePages, isIncremental, VACUUM_PAGES, vacuumStep } from './vacuum';
+
+const automerge = (t: TestEngine) => t.driver.get<{ v: number }>("SELECT v FROM episodes_fts_config WHERE k = 'automerge'")?.v;
+const pages = (t: TestEngine) => t.driver.get<{ n: number }>('SELECT page_count AS n FROM pragma_page_count()')?.n ?? 0;
+
+/** `n` episodes of a project, `ageDays` old, each with ~1.2 KB of candidates (what compression drops). */
+function insertBulky(t: TestEngine, projectId: string, n: number, ageDays: number) {
+  t.driver.run(
+    `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?)
+     INSERT INTO episodes (id, kind, skill_id, project_id, scene_type, input_summary, candidates, selected_index, implicit, valence, importance, compressed, created_at, updated_at)
+     SELECT 'b-' || i, 'skill-run', 'continue', ?, 'action', 'x', json_array(printf('%.600c', 'a'), printf('%.600c', 'b')), 0, 'weak-positive', 0.4, 0.5, 0, ? + i, ? + i FROM seq`,
+    [n, projectId, t.clock.now() - ageDays * DAY_MS, t.clock.now() - ageDays * DAY_MS],
+  );
+}
+
+describe('a compress pass cut short does not leave FTS5 automerge off', () => {
+  it('is set back when the engine opens and when any pass starts', async () => {
+    const t = await createTestEngine();
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    insertBulky(t, project.id, 40, 200);
+    // A compress pass that stops after a few steps (the tab closed mid-pass): automerge is off.
+    const pass = compressPass({ driver: t.driver, clock: t.clock, ledger: createLedger(t.driver, t.clock) });
+    for (let i = 0; i < 3; i++) t.driver.transaction(() => pass.step());
+    expect(automerge(t)).toBe(0);
+    // Opening the engine again (the service is made at open) sets it back.
+    createLifecycleService({ driver: t.driver, clock: t.clock, log: t.log });
+    expect(automerge(t)).toBe(FTS_AUTOMERGE_DEFAULT);
+
+    // Cut short again; this time a decay-only pass (the start-up run) is what comes next.
+    const again = compressPass({ driver: t.driver, clock: t.clock, ledger: createLedger(t.driver, t.clock) });
+    for (let i = 0; i < 3; i++) t.driver.transaction(() => again.step());
+    expect(automerge(t)).toBe(0);
+    expectOk(await t.engine.call('lifecycle.run', { phases: ['decay'], vacuum: false }));
+    expect(automerge(t)).toBe(FTS_AUTOMERGE_DEFAULT);
+  });
+});
+
+describe('the database shrinks after compression and purge, in bounded steps', () => {
+  it('gives the freed pages back at the end of the compress and purge passes: the file shrinks after purging', async () => {
+    const t = await createTestEngine();
+    // Switched as the manual clean-up's VACUUM does (new databases stay as they were: see docs/decisions.md).
+    t.driver.exec('PRAGMA auto_vacuum = INCREMENTAL');
+    t.driver.exec('VACUUM');
+    expect(isIncremental(t.driver)).toBe(true);
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    // 400 days old: past both TTLs — compressed (candidates dropped), then deleted.
+    insertBulky(t, project.id, 1200, 400);
+    const before = pages(t);
+    const compress = expectOk(await t.engine.call('lifecycle.run', { phases: ['decay', 'compress'], vacuum: false }));
+    if (compress.state !== 'done') throw new Error('not done');
+    expect(compress.phases.find((p) => p.phase === 'compress')?.compressed).toBe(1200);
+    expect(freePages(t.driver)).toBe(0);
+    // Compression shrinks rows in place: the bytes it frees stay inside their pages (SQLite merges pages on
+    // delete, not on update) and the ledger grows, so the file does not shrink here — whatever whole pages did
+    // come free went back (no free page is left).
+    const afterCompress = pages(t);
+    expect(afterCompress).toBeLessThan(before * 1.3);
+    const purge = expectOk(await t.engine.call('lifecycle.run', { phases: ['purge'], vacuum: false }));
+    if (purge.state !== 'done') throw new Error('not done');
+    expect(purge.phases[0]?.deleted).toBe(1200);
+    expect(freePages(t.driver)).toBe(0);
+    // Purging deletes the rows: their pages come free and go back, VACUUM_PAGES a step.
+    expect(pages(t)).toBeLessThan(afterCompress * 0.6);
+    expect(purge.bytesAfter).toBeLessThan(purge.bytesBefore * 0.6);
+  });
+
+  it('one step frees at most VACUUM_PAGES pages', async () => {
+    const t = await createTestEngine();
+    t.driver.exec('PRAGMA auto_vacuum = INCREMENTAL');
+    t.driver.exec('VACUUM');
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    insertBulky(t, project.id, 800, 1);
+    t.driver.run('DELETE FROM episodes');
+    const free = freePages(t.driver);
+    expect(free).toBeGreaterThan(VACUUM_PAGES * 3);
+    let steps = 0;
+    for (let more = true; more; steps++) {
+      const was = freePages(t.driver);
+      more = t.driver.transaction(() => vacuumStep(t.driver));
+      expect(was - freePages(t.driver)).toBeLessThanOrEqual(VACUUM_PAGES);
+    }
+    expect(freePages(t.driver)).toBe(0);
+    expect(steps).toBeGreaterThanOrEqual(Math.ceil(free / VACUUM_PAGES));
+  });
+
+  it('a database made before incremental vacuum switches at the manual clean-up (VACUUM), and a step does nothing before', async () => {
+    const t = await createTestEngine();
+    // As an older database: auto-vacuum off (a full VACUUM applies the setting).
+    t.driver.exec('PRAGMA auto_vacuum = NONE');
+    t.driver.exec('VACUUM');
+    expect(isIncremental(t.driver)).toBe(false);
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    insertBulky(t, project.id, 50, 1);
+    t.driver.run('DELETE FROM episodes');
+    const free = freePages(t.driver);
+    expect(free).toBeGreaterThan(0);
+    expect(t.driver.transaction(() => vacuumStep(t.driver))).toBe(false);
+    expect(freePages(t.driver)).toBe(free);
+    const res = expectOk(await t.engine.call('lifecycle.run', { phases: ['decay'], vacuum: true }));
+    expect(res.state === 'done' && res.vacuumed).toBe(true);
+    expect(isIncremental(t.driver)).toBe(true);
+    expect(freePages(t.driver)).toBe(0);
+  });
+});
+
+describe("the clean-up's slices commit without waiting for the disk", () => {
+  const level = (d: SqlDriver) => Number(d.get<{ synchronous: number }>('PRAGMA synchronous')?.synchronous);
+
+  it('runs each lifecycle slice at synchronous=NORMAL and gives the connection its FULL back after each, also after a failure', async () => {
+    const t = await createTestEngine();
+    t.driver.exec('PRAGMA synchronous = FULL');
+    expect(level(t.driver)).toBe(2);
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    insertBulky(t, project.id, 60, 200);
+    // Every transaction the service opens, with the level it ran at; a foreground write in between sees FULL.
+    const seen: number[] = [];
+    const watched: SqlDriver = { ...t.driver, transaction: (fn) => (seen.push(level(t.driver)), t.driver.transaction(fn)) };
+    const service = createLifecycleService({ driver: watched, clock: t.clock, log: t.log });
+    const res = await service.run({ phases: ['decay', 'compress', 'purge'], vacuum: false });
+    expect(res.state).toBe('done');
+    const slices = res.state === 'done' ? res.phases.reduce((n, p) => n + p.slices, 0) : 0;
+    expect(seen.filter((l) => l === 1).length).toBe(slices);
+    expect(level(t.driver)).toBe(2);
+
+    // A slice that throws: the level is back all the same.
+    await expect(runInSlices({ driver: t.driver, relaxedSync: true, step: () => { throw new Error('disk I/O error'); } })).rejects.toThrow('disk I/O error');
+    expect(level(t.driver)).toBe(2);
+    // A connection already at NORMAL (the Node host's) stays there.
+    t.driver.exec('PRAGMA synchronous = NORMAL');
+    await runInSlices({ driver: t.driver, relaxedSync: true, step: () => false });
+    expect(level(t.driver)).toBe(1);
+  });
+});
+
+describe('budget-evicted episodes get the template (docs/decisions.md "compression\'s summary")', () => {
+  it('a project over its 1,000 active episodes: none of the extra is offered to the model, and each is compressed with the template', async () => {
+    const t = await createTestEngine();
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    // Fresh episodes: only the budget makes the oldest 5 due.
+    insertBulky(t, project.id, ACTIVE_EPISODES_PER_PROJECT + 5, 1);
+    expectOk(await t.engine.call('lifecycle.run', { phases: ['decay'], vacuum: false }));
+    const offered: string[] = [];
+    for (let after = 0; ; ) {
+      const page = expectOk(await t.engine.call('lifecycle.summaryCandidates', { limit: 50, after }));
+      offered.push(...page.items.map((i) => i.id));
+      if (page.next === null) break;
+      after = page.next;
+    }
+    expect(offered).toEqual([]);
+    expectOk(await t.engine.call('lifecycle.run', { phases: ['compress'], vacuum: false }));
+    const rows = t.driver.all<FullRow & { summary: string }>(`SELECT ${FULL}, summary FROM episodes WHERE compressed = 1 ORDER BY rid`);
+    expect(rows.map((r) => r.id)).toEqual(['b-1', 'b-2', 'b-3', 'b-4', 'b-5']);
+    for (const r of rows) expect(r.summary).toBe(templateSummary({ ...r, candidates: JSON.stringify(['a', 'b']) }));
+  });
+});
