@@ -27,6 +27,24 @@ export interface VectorsSize {
   meaning_states: Record<string, number>;
   mean_results: { lexical: number; meaning: number };
   endpoint_requests: number;
+  /**
+   * Where the meaning asks' lanes spent their time (the engine's query.semantic.timing; absent in older results):
+   * per figure its p50 / p95 over the first asks and the cached repeats, and where the searches ran.
+   */
+  lane_profile?: { first: LaneProfile; cached: LaneProfile };
+  /** V8 used heap (bytes, after a GC) of the DB worker and the vector-search worker at the end of the size's run. */
+  js_heap_used?: { db_worker: number | null; vectors_worker: number | null };
+}
+
+export interface LaneProfile {
+  n: number;
+  where: Record<string, number>;
+  /** The question's embedding round trip (first asks only), the search, the lane start → answer, the recall's lexical lanes, its wait for the lane after them. */
+  embed_ms: { p50: number; p95: number } | null;
+  search_ms: { p50: number; p95: number };
+  lane_ms: { p50: number; p95: number };
+  lexical_ms: { p50: number; p95: number };
+  wait_ms: { p50: number; p95: number };
 }
 
 export interface VectorsResult {
@@ -35,6 +53,8 @@ export interface VectorsResult {
   sizes: VectorsSize[];
   notes: string[];
   elapsed_ms: number;
+  /** The machine's 1/5/15-minute load averages when the run started and ended (absent in older results). */
+  load_average?: { start: number[]; end: number[] };
 }
 
 export const VECTOR_GOALS = { recallRatio: 1.2, bytesPerTurn: 0.6 * 1024 };
@@ -65,6 +85,8 @@ export function vectorsSection(v: VectorsResult): string[] {
         ],
       ),
       '',
+      ...laneLines(s),
+      ...(s.js_heap_used ? [`JS heap used at the end (after a GC): DB worker ${mb(s.js_heap_used.db_worker)}, vector-search worker ${mb(s.js_heap_used.vectors_worker)}.`, ''] : []),
       `Lane state over the meaning asks: ${Object.entries(s.meaning_states).map(([k, n]) => `${k} ${n}`).join(', ')}; endpoint requests ${s.endpoint_requests}; mean results ${s.mean_results.lexical} lexical, ${s.mean_results.meaning} with meaning; ${s.embedded_during_store} new turns embedded while the second store block ran.`,
       '',
     );
@@ -72,3 +94,22 @@ export function vectorsSection(v: VectorsResult): string[] {
   out.push(...v.notes.map((n) => `- ${n}`), '');
   return out;
 }
+
+const pp = (x: { p50: number; p95: number } | null) => (x ? `${x.p95.toFixed(1)} (p50 ${x.p50.toFixed(1)})` : '—');
+
+/** The lane's profile as a table (results that have one). */
+function laneLines(s: VectorsSize): string[] {
+  const l = s.lane_profile;
+  if (!l) return [];
+  return [
+    'Where the meaning lane spent its time, ms p95 (p50) — the lexical lanes run while the lane embeds and searches; the recall waits only for what is left:',
+    '',
+    markdownTable(
+      ['asks', 'n', 'searched in', 'lexical lanes', 'embedding round trip', 'search', 'lane start → answer', 'recall waited'],
+      (['first', 'cached'] as const).map((k) => [k, String(l[k].n), Object.entries(l[k].where).map(([w, n]) => `${w} ${n}`).join(', '), pp(l[k].lexical_ms), pp(l[k].embed_ms), pp(l[k].search_ms), pp(l[k].lane_ms), pp(l[k].wait_ms)]),
+    ),
+    '',
+  ];
+}
+
+const mb = (bytes: number | null) => (bytes === null ? '—' : `${(bytes / 2 ** 20).toFixed(1)} MB`);

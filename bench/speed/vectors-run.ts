@@ -9,6 +9,7 @@
  */
 import { chromium, type Page } from '@playwright/test';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'vite';
 import type { CorpusQuery } from '../lib/corpus';
@@ -18,7 +19,9 @@ import { openNative } from './native';
 import type { BenchApi } from './page';
 import { serveStatic, type FakeEmbeddings } from './serve';
 import type { VectorsReport } from './vectors';
-import type { VectorsResult, VectorsSize } from './vectors-report';
+import { workerHeap } from './worker-heap';
+import type { LaneProfile, VectorsResult, VectorsSize } from './vectors-report';
+import type { SemanticTiming } from '../../src/lib/domain/recall/types';
 
 const r = (s: LatencySummary): LatencySummary => ({ n: s.n, p50: round(s.p50), p95: round(s.p95), p99: round(s.p99), mean: round(s.mean), max: round(s.max) });
 
@@ -48,6 +51,26 @@ function sizeOf(turns: number, v: VectorsReport, requests: number): VectorsSize 
     meaning_states: v.meaningStates,
     mean_results: { lexical: round(v.resultsLexical / asks, 2), meaning: round(v.resultsMeaning / asks, 2) },
     endpoint_requests: requests,
+    lane_profile: { first: laneProfile(v.laneFirst), cached: laneProfile(v.laneCached) },
+  };
+}
+
+function laneProfile(timings: SemanticTiming[]): LaneProfile {
+  const pick = (xs: number[]) => {
+    const s = summarize(xs);
+    return { p50: round(s.p50), p95: round(s.p95) };
+  };
+  const where: Record<string, number> = {};
+  for (const t of timings) where[t.where] = (where[t.where] ?? 0) + 1;
+  const embeds = timings.flatMap((t) => (t.embedMs === null ? [] : [t.embedMs]));
+  return {
+    n: timings.length,
+    where,
+    embed_ms: embeds.length ? pick(embeds) : null,
+    search_ms: pick(timings.map((t) => t.searchMs)),
+    lane_ms: pick(timings.map((t) => t.laneMs)),
+    lexical_ms: pick(timings.map((t) => t.lexicalMs ?? 0)),
+    wait_ms: pick(timings.map((t) => t.waitMs ?? 0)),
   };
 }
 
@@ -69,6 +92,7 @@ export async function runVectorsMode(opts: {
   log: (line: string) => void;
 }): Promise<VectorsResult> {
   const t0 = performance.now();
+  const loadAtStart = loadavg().map((x) => round(x, 2));
   const dist = join(opts.cache, 'speed');
   const prefillDir = join(dist, 'prefill');
   if (!opts.skipBuild) {
@@ -94,6 +118,7 @@ export async function runVectorsMode(opts: {
       'first meaning recall: the first recall.search with the lane on after the fill, asked again every 100 ms while it answers degraded \'index-loading\' (the index loads in the background from the database\'s open and follows the fill); the time until it is on',
     ],
     elapsed_ms: Math.round(performance.now() - t0),
+    load_average: { start: loadAtStart, end: loadavg().map((x) => round(x, 2)) },
   });
   mkdirSync(dirname(opts.file), { recursive: true });
   try {
@@ -124,8 +149,15 @@ export async function runVectorsMode(opts: {
         const requestsBefore = fake.requests;
         const args = { seed: opts.seed, dims: opts.dims, queries: opts.queries, limit: opts.recallLimit, rounds: opts.rounds, storeTurns: opts.storeTurns };
         const report = await page.evaluate((a) => (window as unknown as Bench).engramBench.vectors(a), args);
-        const row = sizeOf(size, report, fake.requests - requestsBefore);
+        // What each worker holds now (every vector loaded, recall and the store blocks done): V8's used heap after a GC.
+        const cdp = await context.browser()?.newBrowserCDPSession().catch(() => null);
+        const heapOf = async (name: string) => (cdp ? await workerHeap(cdp, name).catch((e: Error) => (opts.log(`  ${name} heap: ${e.message}`), null)) : null);
+        const heap = { db_worker: (await heapOf('db.worker'))?.jsHeapUsed ?? null, vectors_worker: (await heapOf('vectors.worker'))?.jsHeapUsed ?? null };
+        const row = { ...sizeOf(size, report, fake.requests - requestsBefore), js_heap_used: heap };
+        opts.log(`  JS heap used: DB worker ${((heap.db_worker ?? NaN) / 2 ** 20).toFixed(1)} MB, vector-search worker ${((heap.vectors_worker ?? NaN) / 2 ** 20).toFixed(1)} MB`);
         out.push(row);
+        const lp = row.lane_profile;
+        if (lp) opts.log(`  lane p95 (first asks): lexical lanes ${lp.first.lexical_ms.p95} ms, embedding ${lp.first.embed_ms?.p95 ?? '—'} ms, search ${lp.first.search_ms.p95} ms, lane ${lp.first.lane_ms.p95} ms, waited ${lp.first.wait_ms.p95} ms; cached: search ${lp.cached.search_ms.p95}, waited ${lp.cached.wait_ms.p95} ms`);
         opts.log(
           `  recall p95 lexical ${row.recall_ms.lexical.p95} ms, meaning ${row.recall_ms.meaning.p95} ms (×${row.recall_p95_ratio}); cached ${row.recall_ms.lexical_repeat.p95} vs ${row.recall_ms.meaning_cached.p95} ms (×${row.recall_p95_ratio_cached}); store p95 ${row.store_ms.lexical.p95} vs ${row.store_ms.with_vectors.p95} ms; ${row.bytes_per_vector} B per vector`,
         );

@@ -13,6 +13,7 @@
 import type { EngineCaller } from '../../src/lib/engine/client/caller';
 import type { Input, Method, Output } from '../../src/lib/engine/protocol/contract';
 import { generateTurns, type CorpusQuery } from '../lib/corpus';
+import type { SemanticTiming } from '../../src/lib/domain/recall/types';
 import { FAKE_EMBEDDING_MODEL, fakeVectorOfId } from './fake-vectors';
 
 export interface VectorsReport {
@@ -35,6 +36,9 @@ export interface VectorsReport {
   meaningStates: Record<string, number>;
   resultsLexical: number;
   resultsMeaning: number;
+  /** Where each meaning ask's lane spent its time (query.semantic.timing), first asks and cached repeats. */
+  laneFirst: SemanticTiming[];
+  laneCached: SemanticTiming[];
 }
 
 async function must<M extends Method>(engine: EngineCaller, method: M, input: Input<M>): Promise<Output<M>> {
@@ -126,6 +130,8 @@ export async function vectorWorkload(opts: {
   const meaningStates: Record<string, number> = {};
   let resultsLexical = 0;
   let resultsMeaning = 0;
+  const laneFirst: SemanticTiming[] = [];
+  const laneCached: SemanticTiming[] = [];
   const ask = async (text: string) => {
     const t = performance.now();
     const data = await must(engine, 'recall.search', { query: text, limit: opts.limit });
@@ -143,6 +149,8 @@ export async function vectorWorkload(opts: {
           const state = first.data.query.semantic?.state ?? 'missing';
           meaningStates[state] = (meaningStates[state] ?? 0) + 1;
           resultsMeaning += first.data.results.length;
+          if (first.data.query.semantic.timing) laneFirst.push(first.data.query.semantic.timing);
+          if (second.data.query.semantic.timing) laneCached.push(second.data.query.semantic.timing);
         } else {
           recall.lexicalFirstMs.push(first.ms);
           recall.lexicalSecondMs.push(second.ms);
@@ -166,5 +174,5 @@ export async function vectorWorkload(opts: {
   const storeWithVectorsMs = await appendTurns(engine, { seed: opts.seed, skip: opts.storeTurns, count: opts.storeTurns });
   stop = true;
   await background;
-  return { dims: opts.dims, storeLexicalMs, storeWithVectorsMs, embeddedDuringStore, fill, firstMeaningRecallMs, recall, meaningStates, resultsLexical, resultsMeaning };
+  return { dims: opts.dims, storeLexicalMs, storeWithVectorsMs, embeddedDuringStore, fill, firstMeaningRecallMs, recall, meaningStates, resultsLexical, resultsMeaning, laneFirst, laneCached };
 }

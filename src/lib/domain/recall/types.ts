@@ -68,7 +68,22 @@ export interface RecallQueryInfo {
    * when no embedding model is configured; 'degraded' when one is but could not be used (the reason says why), so
    * the ranking is lexical only.
    */
-  semantic: { state: 'on' | 'off' | 'degraded'; model: string | null; reason: string | null; coverage: number | null };
+  semantic: { state: 'on' | 'off' | 'degraded'; model: string | null; reason: string | null; coverage: number | null; timing?: SemanticTiming };
+}
+
+/**
+ * Where a meaning lane's time went (issue 18, read by the speed benchmark's vectors mode), in ms: `where` it searched
+ * (the vector-search worker or the caller's thread), the question's embedding round trip (null: its vector was
+ * cached), the search, the lane from its start to its answer; and, from the turn recall, its lexical lanes (which
+ * the lane runs beside) and how long it then waited for the lane.
+ */
+export interface SemanticTiming {
+  where: 'worker' | 'here';
+  embedMs: number | null;
+  searchMs: number;
+  laneMs: number;
+  lexicalMs?: number;
+  waitMs?: number;
 }
 
 export interface RecallResponse {

@@ -31,7 +31,8 @@ export type VectorSearchRequest =
     };
 
 export type VectorSearchAnswer =
-  | { n: number; ok: true; hits: VectorHit[]; vector: Int8Array; dims: number | null }
+  /** `embedMs`: the endpoint's round trip for the question (null: it came cached); `searchMs`: the index search. */
+  | { n: number; ok: true; hits: VectorHit[]; vector: Int8Array; dims: number | null; embedMs: number | null; searchMs: number }
   /** The endpoint failed (code and reason as the DB worker's own embedding call would report them). */
   | { n: number; ok: false; code: string; reason: string | null };
 
@@ -47,11 +48,14 @@ export function serveVectorSearch(port: PortLike, deps: { embed: EmbedFn }): voi
 
   async function query(req: Extract<VectorSearchRequest, { t: 'query' }>): Promise<void> {
     let vector = req.vector;
+    let embedMs: number | null = null;
     if (!vector) {
       const e = req.embed as NonNullable<typeof req.embed>;
       try {
+        const t = performance.now();
         const [v] = await deps.embed(e.endpoint, [e.text], { timeoutMs: e.timeoutMs });
         vector = quantise(v ?? []);
+        embedMs = performance.now() - t;
       } catch (err) {
         answer(err instanceof EngineError ? { n: req.n, ok: false, code: err.code, reason: typeof err.details?.reason === 'string' ? err.details.reason : null } : { n: req.n, ok: false, code: 'unreachable', reason: null });
         return;
@@ -59,8 +63,9 @@ export function serveVectorSearch(port: PortLike, deps: { embed: EmbedFn }): voi
     }
     // Looked up after the embedding arrived: vectors set meanwhile are in.
     const index = indexes.get(req.key);
+    const t = performance.now();
     const hits = index && vector.length === index.dims ? index.search(vector, { k: req.k, floor: req.floor }) : [];
-    answer({ n: req.n, ok: true, hits, vector, dims: index?.dims ?? null });
+    answer({ n: req.n, ok: true, hits, vector, dims: index?.dims ?? null, embedMs, searchMs: performance.now() - t });
   }
 
   port.addEventListener('message', (event: MessageEvent) => {
