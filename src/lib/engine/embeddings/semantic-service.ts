@@ -7,10 +7,11 @@
  *        cached) · the model's vectors in memory (VectorIndex, loaded in the
  *        background from when the database opens: vector-loader.ts) ─▶ nearest ids with their cosine
  *
- * In the browser the embedding and the search of a turn lane run in the vector-search worker (a mirror of the
- * indexes, vector-search-client.ts / vector-search-worker.ts), asked before `lane` returns so that they run beside
- * the caller's lexical lanes on the other core; without a worker, when it failed, or with an `allow` filter they
- * run here, on the same index with the same results.
+ * In the browser the embedding and the search of a lane run in the vector-search worker, which holds the vectors
+ * (the DB worker keeps only their ids: vector-loader.ts MirroredIndex; vector-search-client.ts /
+ * vector-search-worker.ts), asked before `lane` returns so that they run beside the caller's lexical lanes on the
+ * other core. Without a worker they run here on the same index code with the same results; when the worker fails,
+ * the lane is degraded 'index-loading' while the vectors load here afresh, then runs here.
  *
  * When no embedding model is configured the lane is 'off'; when one is but it cannot be used — the endpoint is
  * unreachable, times out, does not know the model, or nothing is embedded yet — it is 'degraded': recall is
@@ -23,7 +24,7 @@ import type { RecallQueryInfo } from '../../domain/recall/types';
 import { quantise } from '../../domain/embeddings/quantise';
 import { EngineError } from '../../domain/errors';
 import type { EmbeddingKind, EmbeddingStore } from './embedding-store';
-import { createVectorIndexes } from './vector-loader';
+import { createVectorIndexes, MirroredIndex, type VectorIndexes } from './vector-loader';
 import { createVectorSearchClient, indexKey, type VectorSearchClient, type VectorWorkerFactory } from './vector-search-client';
 
 /** Where the embeddings come from: the user's OpenAI-compatible endpoint and its embedding model. */
@@ -58,16 +59,19 @@ export function createSemanticService(deps: {
 }) {
   let endpoint: EmbeddingEndpoint | null = null;
   let worker: VectorSearchClient | null = null;
+  let indexes: VectorIndexes | null = null;
   if (deps.vectorWorker) {
     try {
-      worker = createVectorSearchClient(deps.vectorWorker(), deps.log);
+      // The worker held the only copy of the vectors: they are loaded here again (searched here from then on).
+      worker = createVectorSearchClient(deps.vectorWorker(), deps.log, { onFail: () => indexes?.unmirror() });
     } catch {
       deps.log.warn('recall.vector-worker-failed', { reason: 'spawn' });
     }
   }
   /** model → kind → its vectors in memory, loaded in the background from when the database opens (vector-loader.ts). */
-  const indexes = createVectorIndexes({ store: deps.store, log: deps.log, mirror: worker, ...(deps.loadSlice ? { slice: deps.loadSlice } : {}) });
-  indexes.warm();
+  const loaded = createVectorIndexes({ store: deps.store, log: deps.log, mirror: worker, ...(deps.loadSlice ? { slice: deps.loadSlice } : {}) });
+  indexes = loaded;
+  loaded.warm();
   const queryVectors = new Map<string, Int8Array>();
   let failedUntil = 0;
   let lastFailure: string | null = null;
@@ -125,29 +129,30 @@ export function createSemanticService(deps: {
     /** The last failure to reach the endpoint for a question (null: none since it was configured or last worked). */
     lastFailure: () => lastFailure,
     /** Vectors were stored (embeddings.store): the in-memory index follows without a reload. */
-    stored: indexes.stored,
+    stored: loaded.stored,
     /** Resolves when the background loads of the indexes have finished. */
-    settled: indexes.settled,
+    settled: loaded.settled,
     /** The database closes: the search worker ends. */
     dispose(): void {
       worker?.dispose();
       worker = null;
     },
     /** The nearest turns or memories to `text` by meaning, or why there are none. */
-    async lane(kind: EmbeddingKind, text: string, opts: { allow?: (id: number) => boolean } = {}): Promise<SemanticLaneResult> {
+    async lane(kind: EmbeddingKind, text: string): Promise<SemanticLaneResult> {
       const cfg = deps.config();
       if (!endpoint || !(cfg.semanticWeight > 0)) return { hits: new Map(), info: { state: 'off', model: endpoint?.model ?? null, reason: null, coverage: null } };
       const { model } = endpoint;
-      const { index: idx, loading } = indexes.ready(model, kind);
+      const { index: idx, loading } = loaded.ready(model, kind);
       // Still loading from the database (it started when the database opened): lexical until it is in memory.
       if (loading) return degraded(model, 'index-loading', null);
       if (!idx || idx.size === 0) return degraded(model, 'no-vectors', 0);
       if (deps.now() < failedUntil) return degraded(model, lastFailure ?? 'unreachable', null);
-      // The search worker: asked now, before this call returns — the caller runs the lexical lanes while it embeds
-      // the question (when not cached) and searches on the other core. An `allow` filter cannot cross threads.
       const cached = cachedVector(model, text);
-      const remote =
-        !opts.allow && worker?.alive()
+      const started = performance.now();
+      if (idx instanceof MirroredIndex) {
+        // The search worker holds the vectors: asked now, before this call returns — the caller runs the lexical
+        // lanes while it embeds the question (when not cached) and searches on the other core.
+        const remote = worker?.alive()
           ? worker.query({
               key: indexKey(model, kind),
               ...(cached ? { vector: cached } : { embed: { endpoint, text, timeoutMs: embedTimeout() } }),
@@ -155,30 +160,39 @@ export function createSemanticService(deps: {
               floor: cfg.semanticFloor,
             })
           : null;
-      if (remote) {
-        const answer = await remote.catch(() => null); // the worker failed: searched here below
-        if (answer && !answer.ok) {
+        const answer = remote ? await remote.catch(() => null) : null;
+        if (!answer) {
+          // The worker failed (logged once by the client): its copy is gone; the vectors load here meanwhile.
+          loaded.unmirror();
+          return degraded(model, 'index-loading', null);
+        }
+        if (!answer.ok) {
           failed(answer.reason ?? answer.code);
           return degraded(model, lastFailure as string, null);
         }
-        if (answer) {
-          if (!cached) remember(model, text, answer.vector);
-          lastFailure = null;
-          if (answer.vector.length !== idx.dims) return degraded(model, 'dimension-mismatch', null);
-          return { hits: new Map(answer.hits.map((h) => [h.id, h.cosine])), info: { state: 'on', model, reason: null, coverage: null } };
-        }
+        if (!cached) remember(model, text, answer.vector);
+        lastFailure = null;
+        if (answer.vector.length !== idx.dims) return degraded(model, 'dimension-mismatch', null);
+        const timing = { where: 'worker' as const, embedMs: answer.embedMs, searchMs: answer.searchMs, laneMs: performance.now() - started };
+        return { hits: new Map(answer.hits.map((h) => [h.id, h.cosine])), info: { state: 'on', model, reason: null, coverage: null, timing } };
       }
       let q: Int8Array;
+      const embedStart = cached ? null : performance.now();
+      let embedMs: number | null = null;
       try {
         q = await queryVector(model, text);
+        if (embedStart !== null) embedMs = performance.now() - embedStart;
       } catch (err) {
         failed(err instanceof EngineError ? String(err.details?.reason ?? err.code) : 'unreachable');
         return degraded(model, lastFailure as string, null);
       }
       lastFailure = null;
       if (q.length !== idx.dims) return degraded(model, 'dimension-mismatch', null);
-      const found = idx.search(q, { k: cfg.semanticCandidates, floor: cfg.semanticFloor, ...(opts.allow ? { allow: opts.allow } : {}) });
-      return { hits: new Map(found.map((h) => [h.id, h.cosine])), info: { state: 'on', model, reason: null, coverage: null } };
+      const searchStart = performance.now();
+      const found = idx.search(q, { k: cfg.semanticCandidates, floor: cfg.semanticFloor });
+      const done = performance.now();
+      const timing = { where: 'here' as const, embedMs, searchMs: done - searchStart, laneMs: done - started };
+      return { hits: new Map(found.map((h) => [h.id, h.cosine])), info: { state: 'on', model, reason: null, coverage: null, timing } };
     },
   };
 }

@@ -9,6 +9,10 @@
  * Loading 100,000 vectors at once took ~8 s of the first recall with the lane; in slices that yield, foreground calls
  * wait at most one slice. A recall or a store while the load is under way reads one slice itself, so a small store
  * (one slice holds everything) is ready at its first use.
+ *
+ * With a mirror (the vector-search worker, vector-search-client.ts) every row goes to it and the index here keeps
+ * only the ids (MirroredIndex): the vectors are in memory once, in the worker. Should the worker fail, `unmirror`
+ * forgets every index and loads the stored model's vectors here afresh (VectorIndex, searched in this thread).
  */
 import { VectorIndex } from '../../domain/embeddings/vector-index';
 import type { Logger } from '../../domain/log';
@@ -18,8 +22,31 @@ import { indexKey } from './vector-search-client';
 /** Rows read per slice: ~0.8 MB of blobs at 384 dims, a few ms of one read. */
 export const LOAD_SLICE = 2048;
 
+/**
+ * What the DB worker keeps of an index while the vector-search worker holds the vectors: their size and which ids
+ * are in (the lane's 'no-vectors' check), not the vectors — the worker's copy is the only one (~45 MB less at
+ * 100,000 × 384). Should the worker fail, the indexes are loaded here afresh (`unmirror`).
+ */
+export class MirroredIndex {
+  readonly dims: number;
+  readonly #ids = new Set<number>();
+  constructor(dims: number) {
+    this.dims = dims;
+  }
+  get size(): number {
+    return this.#ids.size;
+  }
+  has(id: number): boolean {
+    return this.#ids.has(id);
+  }
+  set(id: number, vector: Int8Array): void {
+    if (vector.length !== this.dims) throw new Error(`vector of ${vector.length} dimensions in an index of ${this.dims}`);
+    this.#ids.add(id);
+  }
+}
+
 interface Entry {
-  index: VectorIndex | null;
+  index: VectorIndex | MirroredIndex | null;
   /** The largest id read so far. */
   cursor: number;
   ready: boolean;
@@ -31,6 +58,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolv
 
 /** Told of every row an index takes in and every index dropped (the vector-search worker's mirror, vector-search-client.ts). */
 export interface IndexMirror {
+  alive(): boolean;
   reset(key: string): void;
   set(key: string, dims: number, id: number, vector: Int8Array): void;
 }
@@ -42,7 +70,7 @@ export function createVectorIndexes(deps: {
   yieldNow?: () => Promise<void>;
   mirror?: IndexMirror | null;
 }) {
-  const mirror = deps.mirror ?? null;
+  let mirror = deps.mirror ?? null;
   const slice = deps.slice ?? LOAD_SLICE;
   const yieldNow = deps.yieldNow ?? nextTurn;
   /** model → kind → entry */
@@ -59,7 +87,7 @@ export function createVectorIndexes(deps: {
     if (!got) return false;
     if (entry.index && entry.index.dims !== got.dims) return false;
     if (!entry.index) {
-      entry.index = new VectorIndex(got.dims, Math.max(1024, got.rows.length));
+      entry.index = mirror ? new MirroredIndex(got.dims) : new VectorIndex(got.dims, Math.max(1024, got.rows.length));
       mirror?.reset(indexKey(model, kind));
     }
     for (const r of got.rows) {
@@ -70,7 +98,7 @@ export function createVectorIndexes(deps: {
     return true;
   }
 
-  function setRow(model: string, kind: EmbeddingKind, index: VectorIndex, id: number, vector: Int8Array): void {
+  function setRow(model: string, kind: EmbeddingKind, index: VectorIndex | MirroredIndex, id: number, vector: Int8Array): void {
     index.set(id, vector);
     mirror?.set(indexKey(model, kind), index.dims, id, vector);
   }
@@ -119,19 +147,34 @@ export function createVectorIndexes(deps: {
     return entry;
   }
 
+  function warm(): void {
+    let model: string | null = null;
+    try {
+      model = deps.store.storedModel();
+    } catch {
+      return; // no embeddings table yet (a database being migrated): nothing to load
+    }
+    if (model) for (const kind of ['turn', 'memory'] as const) start(model, kind, false);
+  }
+
   return {
     /** The database opened: load the stored model's vectors in the background (nothing is read before this returns). */
-    warm(): void {
-      let model: string | null = null;
-      try {
-        model = deps.store.storedModel();
-      } catch {
-        return; // no embeddings table yet (a database being migrated): nothing to load
-      }
-      if (model) for (const kind of ['turn', 'memory'] as const) start(model, kind, false);
+    warm,
+    /**
+     * The search worker is gone (it failed): from now on the vectors are held and searched here. Every index is
+     * forgotten and the stored model's load starts again (the lane answers 'index-loading' until it is in).
+     */
+    unmirror(this: void): void {
+      if (!mirror) return;
+      mirror = null;
+      models.clear();
+      warm();
     },
-    /** The model's index of `kind` when fully loaded; otherwise starts its load and returns null ('index-loading'). */
-    ready(model: string, kind: EmbeddingKind): { index: VectorIndex | null; loading: boolean } {
+    /**
+     * The model's index of `kind` when fully loaded — a MirroredIndex (ids only) while the search worker holds the
+     * vectors, a VectorIndex when they are searched here; otherwise starts its load and returns null ('index-loading').
+     */
+    ready(model: string, kind: EmbeddingKind): { index: VectorIndex | MirroredIndex | null; loading: boolean } {
       const known = models.get(model)?.get(kind);
       // Asked while loading: this call reads one slice itself (a small store, one slice, is then ready at once).
       if (known && !known.ready && !readSlice(model, kind, known)) drop(model, kind, known);

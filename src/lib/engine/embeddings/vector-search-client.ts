@@ -5,9 +5,10 @@
  * not copied), so the worker's mirror holds the same rows in the same order. A recall posts its question before the
  * lexical lanes start and awaits the hits after them: the search runs on the other core meanwhile.
  *
- * When there is no worker (Node: the CLI host, tests) or it failed (an `error` event, a message it could not
- * read), `query` returns null or rejects and the caller searches in-process as before — the DB worker keeps its own
- * index for exactly that (and for searches with an `allow` filter, which cannot cross a thread).
+ * While the worker is alive it holds the only copy of the vectors (the DB worker keeps their ids: MirroredIndex).
+ * When there is no worker (Node: the CLI host, tests) the DB worker holds and searches them itself; when it fails
+ * (an `error` event, a message it could not read) `query` returns null or rejects, `onFail` is told, and the DB
+ * worker loads the vectors afresh and searches in-process from then on.
  */
 import type { Logger } from '../../domain/log';
 import type { VectorSearchAnswer, VectorSearchRequest } from './vector-search-worker';
@@ -38,7 +39,8 @@ export function indexKey(model: string, kind: string): string {
   return `${model}\u0000${kind}`;
 }
 
-export function createVectorSearchClient(worker: WorkerLike, log: Logger) {
+/** `onFail`: the worker failed (not closed by `dispose`) — the caller takes the searches back (vector-loader.ts unmirror). */
+export function createVectorSearchClient(worker: WorkerLike, log: Logger, opts: { onFail?: () => void } = {}) {
   let dead = false;
   let next = 1;
   const waiting = new Map<number, { resolve: (a: VectorSearchAnswer) => void; reject: (e: Error) => void }>();
@@ -53,6 +55,7 @@ export function createVectorSearchClient(worker: WorkerLike, log: Logger) {
     for (const w of waiting.values()) w.reject(new Error(`vector worker: ${why}`));
     waiting.clear();
     worker.terminate?.();
+    if (!quiet) opts.onFail?.();
   };
 
   const post = (req: VectorSearchRequest, transfer?: Transferable[]) => {

@@ -13,7 +13,9 @@ import { memoryLogger, silentLogger } from '../../domain/log';
 import { DEFAULT_RETRIEVAL_CONFIG, type RetrievalConfig } from '../../domain/recall/config';
 import type { EmbeddingKind, EmbeddingStore } from './embedding-store';
 import { createSemanticService, toBytes, type EmbedFn } from './semantic-service';
-import type { WorkerLike } from './vector-search-client';
+import { VectorIndex } from '../../domain/embeddings/vector-index';
+import { createVectorIndexes, MirroredIndex } from './vector-loader';
+import { createVectorSearchClient, type WorkerLike } from './vector-search-client';
 import { serveVectorSearch, type PortLike } from './vector-search-worker';
 
 const DIMS = 48;
@@ -46,22 +48,26 @@ const endpoint = { baseUrl: 'http://127.0.0.1:1/v1', apiKey: '', model: 'm', tim
 
 function embedder() {
   const calls: string[] = [];
-  const embed: EmbedFn = async (_e, texts) => {
+  const endpoints = new Set<string>();
+  const embed: EmbedFn = async (e, texts) => {
+    endpoints.add(JSON.stringify(e));
     calls.push(...texts);
     return texts.map((t) => vector(textKey(t)));
   };
-  return { embed, calls };
+  return { embed, calls, endpoints };
 }
 
 /** The worker's side on one end of a MessageChannel; the DB worker's client gets the other (as a Worker). */
 function channelWorker(embed: EmbedFn) {
   const { port1, port2 } = new MessageChannel();
-  const posted: { t: string }[] = [];
+  /** What was posted: its kind, and for a `set` its row count (read before its buffers are transferred away). */
+  const posted: { t: string; rows?: number }[] = [];
   serveVectorSearch(port2 as unknown as PortLike, { embed });
   port2.start();
   const worker: WorkerLike = {
     postMessage: (m, transfer) => {
-      posted.push(m as { t: string });
+      const msg = m as { t: string; ids?: Float64Array };
+      posted.push({ t: msg.t, ...(msg.ids ? { rows: msg.ids.length } : {}) });
       (port1 as MessagePort).postMessage(m, transfer as never);
     },
     addEventListener: (type, listener) => port1.addEventListener(type as 'message', listener as never),
@@ -93,6 +99,7 @@ describe('the vector search runs in a worker of its own, beside the lexical lane
         const a = await here.lane('turn', q);
         const b = await there.lane('turn', q);
         expect(b.info.state).toBe('on');
+        expect(b.info.timing?.where).toBe('worker');
         expect(b.hits.size).toBe(10);
         expect([...b.hits]).toEqual([...a.hits]);
       }
@@ -101,6 +108,8 @@ describe('the vector search runs in a worker of its own, beside the lexical lane
     // The question was embedded in the worker (the DB worker's thread never waited on the endpoint) …
     expect(workerSide.calls).toEqual(questions);
     expect(dbSide.calls).toEqual([]);
+    // … with the configured endpoint and nothing else (its base URL, key, model; the timeout is the lane's).
+    expect([...workerSide.endpoints].map((e) => JSON.parse(e) as typeof endpoint)).toEqual([endpoint]);
     // … and its vector came back: asked again, the cached vector goes to the worker, the endpoint is not asked.
     await compare();
     expect(workerSide.calls).toEqual(questions);
@@ -127,7 +136,27 @@ describe('the vector search runs in a worker of its own, beside the lexical lane
     ch.close();
   });
 
-  it('searches in-process when the worker fails, with the same hits, and says so in the log', async () => {
+  it('keeps only the ids in the DB worker while the worker holds the vectors, so the vectors are in memory once', async () => {
+    const { store } = fakeStore(6000);
+    const ch = channelWorker(embedder().embed);
+    const mirrored = createVectorIndexes({ store, log: silentLogger, mirror: createVectorSearchClient(ch.worker, silentLogger) });
+    mirrored.warm();
+    await mirrored.settled();
+    const inWorker = mirrored.ready('m', 'turn').index;
+    expect(inWorker).toBeInstanceOf(MirroredIndex);
+    expect(inWorker).not.toHaveProperty('search');
+    expect(inWorker?.size).toBe(6000);
+    // Every vector crossed to the worker (the loads' batches, their buffers transferred).
+    expect(ch.posted.filter((m) => m.t === 'set').reduce((n, m) => n + (m.rows ?? 0), 0)).toBe(6000);
+    // Without a worker the DB worker holds and searches them itself.
+    const alone = createVectorIndexes({ store, log: silentLogger });
+    alone.warm();
+    await alone.settled();
+    expect(alone.ready('m', 'turn').index).toBeInstanceOf(VectorIndex);
+    ch.close();
+  });
+
+  it('loads the vectors here when the worker fails (lexical meanwhile, logged once), then searches in-process with the same hits', async () => {
     const { store } = fakeStore(6000);
     const here = await service({ store, embed: embedder().embed });
     const listeners: Record<string, ((e: MessageEvent) => void)[]> = {};
@@ -142,10 +171,15 @@ describe('the vector search runs in a worker of its own, beside the lexical lane
     };
     const log = memoryLogger();
     const there = await service({ store, worker: broken, embed: embedder().embed, log });
+    // The worker held the only copy: the search it died on answers lexical and says why, while the vectors load here.
+    const during = await there.lane('turn', questions[0] as string);
+    expect(during.hits.size).toBe(0);
+    expect(during.info).toMatchObject({ state: 'degraded', reason: 'index-loading' });
+    await there.settled();
     for (const q of questions.slice(0, 3)) {
       const a = await here.lane('turn', q);
       const b = await there.lane('turn', q);
-      expect(b.info.state).toBe('on');
+      expect(b.info).toMatchObject({ state: 'on', timing: { where: 'here' } });
       expect([...b.hits]).toEqual([...a.hits]);
     }
     expect(log.lines.filter((l) => l.event === 'recall.vector-worker-failed')).toEqual([{ level: 'warn', event: 'recall.vector-worker-failed', fields: { reason: 'error' } }]);
