@@ -34,6 +34,8 @@ export interface VectorsSize {
   lane_profile?: { first: LaneProfile; cached: LaneProfile };
   /** V8 used heap (bytes, after a GC) of the DB worker and the vector-search worker at the end of the size's run. */
   js_heap_used?: { db_worker: number | null; vectors_worker: number | null };
+  /** Their ArrayBuffer backing stores (bytes; where the vectors' typed arrays live, outside the JS heap). */
+  array_buffers?: { db_worker: number | null; vectors_worker: number | null };
 }
 
 export interface LaneProfile {
@@ -86,7 +88,7 @@ export function vectorsSection(v: VectorsResult): string[] {
       ),
       '',
       ...laneLines(s),
-      ...(s.js_heap_used ? [`JS heap used at the end (after a GC): DB worker ${mb(s.js_heap_used.db_worker)}, vector-search worker ${mb(s.js_heap_used.vectors_worker)}.`, ''] : []),
+      ...(s.js_heap_used ? [`JS heap used at the end (after a GC) + ArrayBuffers: DB worker ${mb(s.js_heap_used.db_worker)} + ${mb(s.array_buffers?.db_worker ?? null)}, vector-search worker ${mb(s.js_heap_used.vectors_worker)} + ${mb(s.array_buffers?.vectors_worker ?? null)}.`, ''] : []),
       `Lane state over the meaning asks: ${Object.entries(s.meaning_states).map(([k, n]) => `${k} ${n}`).join(', ')}; endpoint requests ${s.endpoint_requests}; mean results ${s.mean_results.lexical} lexical, ${s.mean_results.meaning} with meaning; ${s.embedded_during_store} new turns embedded while the second store block ran.`,
       '',
     );

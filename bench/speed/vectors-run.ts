@@ -152,9 +152,12 @@ export async function runVectorsMode(opts: {
         // What each worker holds now (every vector loaded, recall and the store blocks done): V8's used heap after a GC.
         const cdp = await context.browser()?.newBrowserCDPSession().catch(() => null);
         const heapOf = async (name: string) => (cdp ? await workerHeap(cdp, name).catch((e: Error) => (opts.log(`  ${name} heap: ${e.message}`), null)) : null);
-        const heap = { db_worker: (await heapOf('db.worker'))?.jsHeapUsed ?? null, vectors_worker: (await heapOf('vectors.worker'))?.jsHeapUsed ?? null };
-        const row = { ...sizeOf(size, report, fake.requests - requestsBefore), js_heap_used: heap };
-        opts.log(`  JS heap used: DB worker ${((heap.db_worker ?? NaN) / 2 ** 20).toFixed(1)} MB, vector-search worker ${((heap.vectors_worker ?? NaN) / 2 ** 20).toFixed(1)} MB`);
+        const [dbHeap, vecHeap] = [await heapOf('db.worker'), await heapOf('vectors.worker')];
+        const heap = { db_worker: dbHeap?.jsHeapUsed ?? null, vectors_worker: vecHeap?.jsHeapUsed ?? null };
+        const buffers = { db_worker: dbHeap?.backingStorage ?? null, vectors_worker: vecHeap?.backingStorage ?? null };
+        const row = { ...sizeOf(size, report, fake.requests - requestsBefore), js_heap_used: heap, array_buffers: buffers };
+        const mb = (b: number | null) => (b === null ? '—' : `${(b / 2 ** 20).toFixed(1)} MB`);
+        opts.log(`  JS heap used + ArrayBuffers: DB worker ${mb(heap.db_worker)} + ${mb(buffers.db_worker)}, vector-search worker ${mb(heap.vectors_worker)} + ${mb(buffers.vectors_worker)}`);
         out.push(row);
         const lp = row.lane_profile;
         if (lp) opts.log(`  lane p95 (first asks): lexical lanes ${lp.first.lexical_ms.p95} ms, embedding ${lp.first.embed_ms?.p95 ?? '—'} ms, search ${lp.first.search_ms.p95} ms, lane ${lp.first.lane_ms.p95} ms, waited ${lp.first.wait_ms.p95} ms; cached: search ${lp.cached.search_ms.p95}, waited ${lp.cached.wait_ms.p95} ms`);

@@ -14,6 +14,8 @@ import type { CDPSession, Page, Worker } from '@playwright/test';
 export interface WorkerHeap {
   jsHeapUsed: number;
   jsHeapTotal: number;
+  /** ArrayBuffer backing stores (typed arrays live outside the JS heap), when the browser reports them. */
+  backingStorage?: number;
 }
 
 export interface SqliteMemory {
@@ -56,8 +58,8 @@ export async function workerHeap(browser: CDPSession, urlIncludes: string): Prom
   };
   try {
     await send('HeapProfiler.collectGarbage');
-    const usage = (await send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
-    return { jsHeapUsed: usage.usedSize, jsHeapTotal: usage.totalSize };
+    const usage = (await send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number; backingStorageSize?: number };
+    return { jsHeapUsed: usage.usedSize, jsHeapTotal: usage.totalSize, ...(usage.backingStorageSize !== undefined ? { backingStorage: usage.backingStorageSize } : {}) };
   } finally {
     browser.off('Target.receivedMessageFromTarget' as never, onMessage as never);
     await browser.send('Target.detachFromTarget', { sessionId } as never).catch(() => undefined);
