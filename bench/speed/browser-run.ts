@@ -7,7 +7,8 @@ import type { PeerReport } from './peers';
 import type { StallReport } from './stall';
 import type { TurnTimings } from './turns';
 import type { OpenSession } from './native';
-import { hookSqlite, sqliteMemory, workerHeap, type SqliteMemory, type WorkerHeap } from './worker-heap';
+import { workerHeap, type WorkerHeap } from './worker-heap';
+import type { SqliteMemory } from '../../src/lib/engine/store/sqlite-memory';
 
 /** One size in a fresh browser profile (fresh OPFS), driven through the harness page's `engramBench` API. */
 export interface BrowserSizeReport {
@@ -120,16 +121,12 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
       bareStartMs.push((await call(page, 'boot')).firstRecallMs);
       bareStages.push(await call(page, 'startupStages'));
     }
+    // Memory: one more load, then the recall workload again; sqlite-wasm's figures come from the DB worker itself.
     await page.goto(opts.baseUrl);
-    await call(page, 'boot');
-    // Memory: one more load, hooked before the worker starts (worker-heap.ts), then the recall workload again.
-    await page.goto(`${opts.baseUrl}?hold=1`);
-    const dbWorker = await hookSqlite(page, 'db.worker');
-    await call(page, 'release');
     await call(page, 'boot');
     await call(page, 'recallAll', { queries: opts.queries, limit: opts.recallLimit, rounds: 1 });
     await call(page, 'retrieveMemories', { queries: opts.queries, topN: 5 });
-    const sqlite = await sqliteMemory(dbWorker);
+    const sqlite = await call(page, 'sqliteMemory');
     const browserCdp = await context.browser()?.newBrowserCDPSession();
     const heap = browserCdp ? await workerHeap(browserCdp, 'db.worker').catch((e: Error) => (opts.log(`  worker heap: ${e.message}`), null)) : null;
     // Last: it writes summaries, which the recall figures above should not see.

@@ -39,10 +39,6 @@ async function importPrefill(url: string): Promise<PrefillReport> {
 const prefillUrl = new URLSearchParams(location.search).get('prefill');
 const prefill: Promise<PrefillReport | null> = prefillUrl ? importPrefill(prefillUrl) : Promise.resolve(null);
 
-/** ?hold: the worker is created but not started until release() (lets the harness hook it first, worker-heap.ts). */
-let release: () => void = () => undefined;
-const released = new URLSearchParams(location.search).has('hold') ? new Promise<void>((r) => (release = r)) : Promise.resolve();
-
 /** ?bare: the floor (bare.worker.ts) instead of the DB worker. */
 const bare = new URLSearchParams(location.search).has('bare');
 
@@ -56,7 +52,6 @@ const started = bare ? new Promise<void>(() => {}) : prefill.then(async () => {
   const r = remote;
   engine = createCaller({ call: (req) => r.call(req) });
   addEventListener('pagehide', () => worker.terminate());
-  await released;
   void r.start({ persistent: true });
 });
 
@@ -218,7 +213,7 @@ function pageHeap(): number | null {
 
 const api = {
   boot: () => boot,
-  release: () => release(),
+  sqliteMemory: async () => (await remote?.sqliteMemory()) ?? null,
   status: () => must('system.status', {}),
   sessionCount: async () => (await must('session.list', { limit: 1 })).total,
   fillTurns,

@@ -63,6 +63,8 @@ const { values } = parseArgs({
     lifecycle: { type: 'boolean', default: false },
     'lifecycle-writes': { type: 'string', default: '10000' },
     'lifecycle-old': { type: 'string', default: '5000' },
+    /** Cold starts per size, each the app's DB worker then the bare floor (issue 16's cold ÷ bare is their medians). */
+    'cold-starts': { type: 'string', default: '3' },
   },
 });
 
@@ -84,7 +86,7 @@ const peersMax = int('peers-max', values['peers-max']);
 const importMemories = int('import-memories', values['import-memories']);
 const exportChunks = int('export-chunks', values['export-chunks']);
 const RECALL_LIMIT = 5;
-const COLD_STARTS = 3;
+const COLD_STARTS = Math.max(1, int('cold-starts', values['cold-starts']));
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 function textBytesOf(count: number): number {

@@ -7,6 +7,7 @@ import type { HostEvent, HostInfo } from './messages';
 import type { IpcResponse } from '../../domain/errors';
 import type { MemoryFault } from '../store/memory-faults';
 import { markStartup, startupMarks, type StartupStage } from './startup-marks';
+import { readSqliteMemory, type SqliteMemory } from '../store/sqlite-memory';
 
 export interface DbWorkerApi {
   /** `fault`: a development switch that makes the memory tables unreadable (store/memory-faults.ts). */
@@ -18,10 +19,13 @@ export interface DbWorkerApi {
   connectJobs(port: MessagePort): void;
   /** When each stage of opening the database finished (startup-marks.ts; the speed benchmark's cold start). */
   startup(): Partial<Record<StartupStage, number>>;
+  /** sqlite-wasm's own memory figures (the speed benchmark's worker memory); null before sqlite3 has loaded. */
+  sqliteMemory(): Promise<SqliteMemory | null>;
 }
 
 /** The object db.worker.ts exposes over Comlink. */
 export function createDbWorkerApi(): DbWorkerApi {
+  // Set by the worker's entry when it first runs (workers/db.worker.ts); here where there is no such entry.
   markStartup('worker-start');
   const log = consoleLogger('db');
   let host: DbHost | null = null;
@@ -55,6 +59,7 @@ export function createDbWorkerApi(): DbWorkerApi {
     },
     info: () => host?.info() ?? null,
     startup: () => startupMarks(),
+    sqliteMemory: () => readSqliteMemory(),
     connectJobs(port) {
       Comlink.expose({ call: (req: EngineRequest) => needHost().call(req) }, port);
     },

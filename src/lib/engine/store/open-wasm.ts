@@ -28,6 +28,11 @@ export function loadSqlite3(): Promise<Sqlite3Static> {
   return sqlite3Promise;
 }
 
+/** The sqlite3 module if this context has started loading it, without starting it. */
+export function sqlite3IfLoaded(): Promise<Sqlite3Static | null> {
+  return sqlite3Promise ?? Promise.resolve(null);
+}
+
 export interface OpenedDatabase {
   driver: SqlDriver;
   storage: { kind: StorageKind; reason: string | null; readOnly?: boolean };
