@@ -51,6 +51,7 @@ const report = await episodeWorkload({ engine: caller, seed: Number(values.seed)
 console.log(`episode.record p50/p95 ${pct(report.recordMs, 50)}/${pct(report.recordMs, 95)} ms`);
 console.log(`episode.query  p50/p95 ${pct(report.queryMs, 50)}/${pct(report.queryMs, 95)} ms`);
 console.log(`rules.list     p50/p95 ${pct(report.rulesListMs, 50)}/${pct(report.rulesListMs, 95)} ms`);
+console.log(`memory.list    p50/p95 ${pct(report.memoryListPairedMs, 50)}/${pct(report.memoryListPairedMs, 95)} ms (alternating with rules.list; this workload stores no memories)`);
 // Episode ids are UUIDs made in the engine; rids follow the recording order, the same in every run.
 const ridOf = db.prepare<[string], { rid: number }>('SELECT rid FROM episodes WHERE id = ?');
 for (const q of queries) q.ids = q.ids.map((id) => String(ridOf.get(id)?.rid ?? id));

@@ -18,6 +18,13 @@ export interface EpisodeReport {
   recordMs: number[];
   queryMs: number[];
   rulesListMs: number[];
+  /**
+   * memory.list (20 items, as the stand-in phase asks it) timed alternately with rules.list, in the same minute: the
+   * list ratio's denominator. Measured minutes apart, the two p95s (each a tail of a few samples of a ~2–3 ms call)
+   * moved apart with whatever else the machine ran then (issue 17: the ratio went 0.75× → 2.67× between two quiet
+   * runs while rules.list's p50 stayed 2.8 ms and memory.list's p95 went 4.81 → 2.30 ms).
+   */
+  memoryListPairedMs: number[];
   rules: number;
   /** Main-thread event latency right after sending a record vs after sending nothing (ms). */
   eventLagAloneMs: number[];
@@ -100,10 +107,14 @@ export async function episodeWorkload(opts: {
     queryMs.push(performance.now() - t);
   }
   const rulesListMs: number[] = [];
+  const memoryListPairedMs: number[] = [];
   for (let i = 0; i < opts.lists; i++) {
-    const t = performance.now();
+    let t = performance.now();
     await must('rules.list', i % 2 ? {} : { projectId: projects[0]!.id });
     rulesListMs.push(performance.now() - t);
+    t = performance.now();
+    await must('memory.list', { limit: 20, offset: (i * 20) % 200 });
+    memoryListPairedMs.push(performance.now() - t);
   }
   // Typing: alternate the two conditions so drift in the machine's load hits both alike.
   const eventLagAloneMs: number[] = [];
@@ -131,6 +142,7 @@ export async function episodeWorkload(opts: {
     recordMs,
     queryMs,
     rulesListMs,
+    memoryListPairedMs,
     rules: (await must('rules.list', { projectId: projects[0]!.id })).length,
     eventLagAloneMs,
     eventLagAfterRecordMs,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checks } from './report';
+import { checks, episodeSection } from './report';
+import type { EpisodeReport } from './episodes';
 import { episodeFigures, lat, speedSize as size } from './testing';
 
 const byId = (list: ReturnType<typeof checks>) => Object.fromEntries(list.map((c) => [c.id, c]));
@@ -75,4 +76,21 @@ describe('threshold checks', () => {
     // The idle baseline is not a job.
     expect(c['i16-stall-100000']).toMatchObject({ measured: 42, pass: true });
   });
+
+  it('rules.list is set against memory.list timed alternately with it, not against the stand-in phase minutes earlier', () => {
+    const ms = (v: number, n = 20) => Array.from({ length: n }, () => v);
+    const e: EpisodeReport = {
+      count: 10, recordMs: ms(4), queryMs: ms(10), rulesListMs: ms(3), memoryListPairedMs: ms(2), rules: 60,
+      eventLagAloneMs: [], eventLagAfterRecordMs: [], saveAloneMs: [], saveAfterRecordMs: [], wallMs: 1,
+    };
+    const memory = { create: lat(2), retrieve: lat(5), list: lat(6) };
+    const paired = episodeSection(e, memory);
+    expect(paired.over_memory_p95).toEqual({ record: 2, query: 2, list: 1.5 });
+    expect(paired.memory_list_paired_ms?.p95).toBe(2);
+    // A run without the alternating samples keeps the stand-in phase's memory.list.
+    const phase = episodeSection({ ...e, memoryListPairedMs: [] }, memory);
+    expect(phase.over_memory_p95.list).toBe(0.5);
+    expect(phase.memory_list_paired_ms).toBeUndefined();
+  });
 });
+

@@ -2,6 +2,7 @@ import type { MachineInfo } from '../lib/machine';
 import { median, round, summarize, type LatencySummary } from '../lib/stats';
 import { markdownTable, textTable, type Cell } from '../lib/table';
 import type { BrowserSizeReport } from './browser-run';
+import type { EpisodeReport } from './episodes';
 import { THRESHOLDS } from './thresholds';
 
 /** The speed report's JSON (bench/results/speed.json). Latencies in ms, sizes in bytes. */
@@ -41,8 +42,13 @@ export interface EpisodeFigures {
   record_ms: LatencySummary;
   query_ms: LatencySummary;
   rules_list_ms: LatencySummary;
-  /** p95 over the same run's stand-in calls: memory.create, memory.retrieve, memory.list. */
+  /**
+   * p95 over the same run's stand-in calls: memory.create, memory.retrieve, memory.list. The list ratio's memory.list
+   * is timed alternately with rules.list (memory_list_paired_ms) when the run has those samples.
+   */
   over_memory_p95: { record: number; query: number; list: number };
+  /** memory.list timed alternately with rules.list (episodes.ts); absent in results from before it was measured. */
+  memory_list_paired_ms?: LatencySummary;
   typing: { event_lag_alone_ms: LatencySummary; event_lag_after_record_ms: LatencySummary; save_alone_ms: LatencySummary; save_after_record_ms: LatencySummary };
   wall_ms: number;
 }
@@ -61,6 +67,33 @@ export interface SpeedResult {
 const r = (s: LatencySummary): LatencySummary => ({ n: s.n, p50: round(s.p50), p95: round(s.p95), p99: round(s.p99), mean: round(s.mean), max: round(s.max) });
 const lat = (values: readonly number[]) => r(summarize(values));
 const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : Number.NaN);
+
+/**
+ * Seed 003's figures (issue 17) and their ratios to the stand-in calls' p95s. The list ratio divides by memory.list
+ * timed alternately with rules.list when the run has those samples (episodes.ts says why), else by the stand-in phase's.
+ */
+export function episodeSection(e: EpisodeReport, memory: { create: LatencySummary; retrieve: LatencySummary; list: LatencySummary }): EpisodeFigures {
+  const record = lat(e.recordMs);
+  const query = lat(e.queryMs);
+  const list = lat(e.rulesListMs);
+  const pairedList = e.memoryListPairedMs.length ? lat(e.memoryListPairedMs) : undefined;
+  return {
+    count: e.count,
+    rules: e.rules,
+    record_ms: record,
+    query_ms: query,
+    rules_list_ms: list,
+    over_memory_p95: { record: ratio(record.p95, memory.create.p95), query: ratio(query.p95, memory.retrieve.p95), list: ratio(list.p95, (pairedList ?? memory.list).p95) },
+    ...(pairedList ? { memory_list_paired_ms: pairedList } : {}),
+    typing: {
+      event_lag_alone_ms: lat(e.eventLagAloneMs),
+      event_lag_after_record_ms: lat(e.eventLagAfterRecordMs),
+      save_alone_ms: lat(e.saveAloneMs),
+      save_after_record_ms: lat(e.saveAfterRecordMs),
+    },
+    wall_ms: Math.round(e.wallMs),
+  };
+}
 
 export function sizeReport(opts: {
   turns: number;
@@ -81,29 +114,7 @@ export function sizeReport(opts: {
   const memoryCreate = lat(b.memoryCreateMs);
   const memoryRetrieve = lat(b.memoryRetrieveMs);
   const memoryList = lat(b.memoryListMs);
-  const e = b.episodes;
-  const episodes: EpisodeFigures | undefined = e
-    ? (() => {
-        const record = lat(e.recordMs);
-        const query = lat(e.queryMs);
-        const list = lat(e.rulesListMs);
-        return {
-          count: e.count,
-          rules: e.rules,
-          record_ms: record,
-          query_ms: query,
-          rules_list_ms: list,
-          over_memory_p95: { record: ratio(record.p95, memoryCreate.p95), query: ratio(query.p95, memoryRetrieve.p95), list: ratio(list.p95, memoryList.p95) },
-          typing: {
-            event_lag_alone_ms: lat(e.eventLagAloneMs),
-            event_lag_after_record_ms: lat(e.eventLagAfterRecordMs),
-            save_alone_ms: lat(e.saveAloneMs),
-            save_after_record_ms: lat(e.saveAfterRecordMs),
-          },
-          wall_ms: Math.round(e.wallMs),
-        };
-      })()
-    : undefined;
+  const episodes = b.episodes ? episodeSection(b.episodes, { create: memoryCreate, retrieve: memoryRetrieve, list: memoryList }) : undefined;
   const stageMedians = (runs: Record<string, number>[]) =>
     Object.fromEntries([...new Set(runs.flatMap((r) => Object.keys(r)))].map((k) => [k, round(median(runs.map((r) => r[k] ?? Number.NaN).filter((v) => !Number.isNaN(v))), 1)]));
   const bareMedian = median(b.bareStartMs);
@@ -327,6 +338,7 @@ export function speedTables(res: SpeedResult, format: 'text' | 'markdown'): stri
         ['episode.record p50/p95/p99 ms', ...withEpisodes.map((x) => p((x.episodes as EpisodeFigures).record_ms))],
         ['episode.query p50/p95/p99 ms', ...withEpisodes.map((x) => p((x.episodes as EpisodeFigures).query_ms))],
         ['rules.list p50/p95/p99 ms', ...withEpisodes.map((x) => p((x.episodes as EpisodeFigures).rules_list_ms))],
+        ['memory.list alternating with rules.list p50/p95/p99 ms', ...withEpisodes.map((x) => { const m = (x.episodes as EpisodeFigures).memory_list_paired_ms; return m ? p(m) : '–'; })],
         ['÷ memory.create / .retrieve / .list (p95)', ...withEpisodes.map((x) => { const o = (x.episodes as EpisodeFigures).over_memory_p95; return `${o.record} / ${o.query} / ${o.list}`; })],
         ['typing: main-thread event lag p50/p95 ms, alone → after a record', ...withEpisodes.map((x) => { const ty = (x.episodes as EpisodeFigures).typing; return `${ty.event_lag_alone_ms.p50.toFixed(2)} / ${ty.event_lag_alone_ms.p95.toFixed(2)} → ${ty.event_lag_after_record_ms.p50.toFixed(2)} / ${ty.event_lag_after_record_ms.p95.toFixed(2)}`; })],
         ['chapter save p50/p95 ms, alone → behind a record', ...withEpisodes.map((x) => { const ty = (x.episodes as EpisodeFigures).typing; return `${ty.save_alone_ms.p50.toFixed(2)} / ${ty.save_alone_ms.p95.toFixed(2)} → ${ty.save_after_record_ms.p50.toFixed(2)} / ${ty.save_after_record_ms.p95.toFixed(2)}`; })],

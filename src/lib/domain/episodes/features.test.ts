@@ -36,3 +36,18 @@ describe('003 inputContext summary', () => {
     expect(Array.from(summarizePassage('字'.repeat(500))).length).toBe(200);
   });
 });
+
+describe('styleFeatures counts each cue once', () => {
+  it('我们 is one first-person cue, not 我 as well; 他们 one third-person; a sentence of both counts as first person', () => {
+    // Narration sentences naming someone: 1 (我们 + 我) first, 2 (他们 她) third, 3 (我 + 他) first → 2 of 3 first.
+    expect(styleFeatures('我们和我走了。他们看着她。我对他笑。').firstPerson).toBe(0.67);
+    expect(styleFeatures('他们他们她们。').firstPerson).toBe(0);
+  });
+
+  it('colloquial markers: every occurrence, never overlapping ones twice', () => {
+    const f = styleFeatures('好吧吧吧。走啊啊。得了得了。');
+    // 吧×3 + 啊×2 + 得了×2 = 7 markers per max(units, 20) = 20 units → 35 per 100.
+    expect(f.colloquial).toBe(35);
+  });
+});
+

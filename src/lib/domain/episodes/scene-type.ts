@@ -59,7 +59,8 @@ function units(text: string): number {
 
 function countZh(text: string, cues: readonly string[]): number {
   let n = 0;
-  for (const cue of cues) n += text.split(cue).length - 1;
+  // Non-overlapping occurrences (what split(cue).length - 1 counts), without building the arrays.
+  for (const cue of cues) for (let at = text.indexOf(cue); at !== -1; at = text.indexOf(cue, at + cue.length)) n++;
   return n;
 }
 

@@ -10,6 +10,9 @@ describe('splitSentences', () => {
     ['first line\nsecond line', ['first line', 'second line']],
     ['没有标点的一句话', ['没有标点的一句话']],
     ['', []],
+    // Characters outside the BMP (one code point, two UTF-16 units) stay whole and never end a sentence.
+    ['😀. 𠀀。好😀！”下一句', ['😀.', '𠀀。', '好😀！”', '下一句']],
+    ['a.😀 b', ['a.😀 b']],
   ])('%s', (text, expected) => {
     expect(splitSentences(text)).toEqual(expected);
   });

@@ -131,4 +131,6 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   embeddings: 'derived: vectors of turns and memories, recomputed in the background from the text by the configured model (issue 18)',
   // issue 19: clearing that means it
   memory_clear_log: 'the audit log of memory clears on this device (when, what, how many, which local profile); it belongs to the device where they happened',
+  // issue 17: the per-project episode count, kept by triggers as episodes are written (an import's episodes count themselves)
+  episode_counts: 'derived: how many episodes each project has, kept by triggers on episodes for the cap check of every episode write',
 };

@@ -61,8 +61,8 @@ export function createOutcomeRecorder(deps: ContextDeps) {
   const paused = () => !deps.settings.get()['preferences.learning'];
 
   /** What would start a distillation now (none while learning is paused). */
-  function due(): 'batch' | 'conflict' | null {
-    if (paused()) return null;
+  function due(isPaused = paused()): 'batch' | 'conflict' | null {
+    if (isPaused) return null;
     if (env.driver.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [DISTILL_REQUEST_KEY])?.value === 'conflict') return 'conflict';
     const last = learning.distill.last('done');
     return episodes.countAfter(last?.watermark ?? 0, BATCH_EPISODES) >= BATCH_EPISODES ? 'batch' : null;
@@ -91,7 +91,9 @@ export function createOutcomeRecorder(deps: ContextDeps) {
     }
     if (e.chapterId) deps.writing.onOutcome({ documentId: e.chapterId, runId: e.runId ?? e.id, skillId: e.skillUsed, signal: e.implicit, kept: keptText(e) });
     env.log.info('episode.recorded', { kind: e.kind, signal: e.implicit, scene: e.sceneType });
-    return { episode: e, feedbackEventId: eventId, distillDue: due(), learningPaused: paused() };
+    // The settings are read (and validated) once per record, not once for each answer.
+    const learningPaused = paused();
+    return { episode: e, feedbackEventId: eventId, distillDue: due(learningPaused), learningPaused };
   }
 
   function event(run: RunRecord, signal: ImplicitSignal, sampleRefs: SampleRef[], editDistance: number | null): string {

@@ -17,7 +17,8 @@ export interface ReclaimReport {
 export function reclaimBeforeEpisodeWrite(driver: SqlDriver, clock: Clock, projectId: string | null, cap = EPISODES_PER_PROJECT): ReclaimReport {
   const scope = projectId === null ? 'project_id IS NULL' : 'project_id = ?';
   const params = projectId === null ? [] : [projectId];
-  const count = driver.get<{ n: number }>(`SELECT COUNT(*) AS n FROM episodes WHERE ${scope}`, params)?.n ?? 0;
+  // The project's count as the triggers of episode_counts keep it (a COUNT(*) walked every episode of the project).
+  const count = driver.get<{ n: number }>('SELECT n FROM episode_counts WHERE project_key = ?', [projectId ?? ''])?.n ?? 0;
   const report: ReclaimReport = { expired: 0, evicted: 0 };
   if (count < cap) return report;
   const ledger = createLedger(driver, clock);

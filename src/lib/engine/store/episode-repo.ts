@@ -163,7 +163,38 @@ export function createEpisodeRepo({ driver, clock, ids }: Pick<EngineEnv, 'drive
           input.editDistance, JSON.stringify(input.features), JSON.stringify(input.negated ?? []), input.uses ?? 1, input.importance, now, now,
         ],
       );
-      const episode = mustFind(id);
+      // The stored row, built from what was just written (the columns not written take their defaults) instead of
+      // read back: record-reads.test.ts checks it equals a read of the row.
+      const episode: Episode = {
+        id,
+        kind: input.kind,
+        runId: input.runId,
+        skillUsed: input.skillId,
+        inputContext: input.inputSummary,
+        projectId: input.projectId,
+        chapterId: input.documentId,
+        sceneType: input.sceneType,
+        sceneSource: 'heuristic',
+        candidates: [...input.candidates],
+        selectedIndex: input.selectedIndex,
+        finalText: input.finalText,
+        explicit: input.explicit,
+        implicit: input.implicit,
+        firstSignal: null,
+        valence: input.valence,
+        editDistance: input.editDistance,
+        importance: input.importance,
+        recallCount: 0,
+        lastRecalledAt: null,
+        compressed: false,
+        summary: null,
+        decay: 1,
+        pinned: false,
+        undoneAt: null,
+        uses: input.uses ?? 1,
+        createdAt: now,
+        updatedAt: now,
+      };
       index(row?.rid as number, episode, false);
       return episode;
     },
