@@ -39,7 +39,7 @@ export function selectScope(driver: SqlDriver, scope: ExportScope, opts: { closu
     if (entry.spec.withoutRowid) return ownSql(table);
     return `rowid IN (SELECT k FROM ${temp(table)})`;
   };
-  const sel: Sel = (table, column) => `(SELECT ${column} FROM ${table} WHERE ${filter(table)})`;
+  const sel: Sel = (outer, table, column) => `${outer} IN (SELECT ${column} FROM ${table} WHERE ${filter(table)})`;
   const ownSql = (table: TableName): string => {
     const predicate = registryEntry(table).own[scope.kind];
     return predicate ? `(${predicate(sel)})` : scope.kind === 'all' ? '1' : '0';
