@@ -144,7 +144,8 @@ export function selectScopeInSteps(
   opts: { pageRows: number },
 ): ScopeSteps & { selection: ScopeSelection } {
   const n = ++serial;
-  const temp = (t: TableName) => `temp.bk${n}_${t}`;
+  // `bx`: not the one-shot selection's `bk` names, which an import preview may hold at the same time.
+  const temp = (t: TableName) => `temp.bx${n}_${t}`;
   const created: TableName[] = [];
   const params = paramsFor(scope);
   const counts = new Map<TableName, number>();
@@ -170,7 +171,7 @@ export function selectScopeInSteps(
     const own = ownPredicate(name, scope, correlated(name));
     phases.push(() => {
       if (!started) {
-        driver.exec(`CREATE TEMP TABLE bk${n}_${name} (k INTEGER PRIMARY KEY)`);
+        driver.exec(`CREATE TEMP TABLE bx${n}_${name} (k INTEGER PRIMARY KEY)`);
         created.push(name);
         started = true;
         if (none(own)) return false;
