@@ -5,7 +5,7 @@ import type { SqlDriver } from '../store/driver';
 import { expectOk } from '../testing';
 import { createExportService } from './export-service';
 import { fillEveryTable } from './test-fill';
-import { createBackupTestEngine, type BackupTestEngine } from './testing';
+import { createBackupTestEngine, drainExport, type BackupTestEngine } from './testing';
 
 /**
  * Issue 16: `backup.exportBegin` sizes the scope and captures its rows in bounded steps with the worker free
@@ -52,14 +52,7 @@ function slicedService(t: BackupTestEngine, opts: { maxBytes?: number; onSlice?:
   return { service, slices, allSql: () => [...slices.flatMap((s) => s.sql), ...sql] };
 }
 
-async function drain(service: ReturnType<typeof createExportService>, exportId: string): Promise<string> {
-  let text = '';
-  for (;;) {
-    const c = await service.chunk(exportId, 16_384);
-    text += c.text;
-    if (c.done) return text;
-  }
-}
+const drain = async (service: ReturnType<typeof createExportService>, exportId: string) => (await drainExport(service, exportId)).text;
 
 async function filled(turns = 120) {
   const t = await createBackupTestEngine();

@@ -165,21 +165,31 @@ export function createExportService(deps: {
     return out;
   }
 
-  /** The next rows of the current table after `c.after`, in key order. */
-  function readPage(entry: EngineTable, c: Cursor): Record<string, unknown>[] {
+  /**
+   * The next page of the current table after `c.after`, in key order: at most PAGE_ROWS rows of the table are read,
+   * and `rows` are those in scope. `last` is the key of the last row read, `more` whether the table goes on.
+   * A WITHOUT ROWID table is read by a range of its primary key with the scope tested on each row (a column, not
+   * a WHERE): a filter in the WHERE let SQLite drive the page from the captured parents instead, from the first
+   * one again on every page (issue 16: quadratic in the scope), or scan the rest of a large table for a small scope.
+   */
+  function readPage(entry: EngineTable, c: Cursor): { rows: Record<string, unknown>[]; last: unknown[] | null; more: boolean } {
     const { spec } = entry;
     const keys = c.selection.keys(spec.name);
     if (keys) {
       const sql = `SELECT b.k AS __k, t.* FROM ${keys} b JOIN ${spec.name} t ON t.rowid = b.k WHERE b.k > $after ORDER BY b.k LIMIT $limit`;
-      return driver.all<Record<string, unknown>>(sql, { after: (c.after?.[0] as number) ?? -1, limit: PAGE_ROWS });
+      const rows = driver.all<Record<string, unknown>>(sql, { after: (c.after?.[0] as number) ?? -1, limit: PAGE_ROWS });
+      const lastRow = rows.at(-1);
+      return { rows, last: lastRow ? pageKey(entry, lastRow) : null, more: rows.length === PAGE_ROWS };
     }
     const pk = spec.key.join(', ');
     const marks = spec.key.map((_, i) => `$a${i}`).join(', ');
-    const where = `(${c.selection.filter(spec.name)})${c.after ? ` AND (${pk}) > (${marks})` : ''}`;
-    const sql = `SELECT * FROM ${spec.name} WHERE ${where} ORDER BY ${pk} LIMIT $limit`;
+    const filter = c.selection.filter(spec.name);
+    const sql = `SELECT *, (${filter}) AS __in FROM ${spec.name}${c.after ? ` WHERE (${pk}) > (${marks})` : ''} ORDER BY ${pk} LIMIT $limit`;
     const params: Record<string, unknown> = { ...c.selection.params(sql), limit: PAGE_ROWS };
     c.after?.forEach((v, i) => (params[`a${i}`] = v));
-    return driver.all<Record<string, unknown>>(sql, params as never);
+    const read = filter === '0' ? [] : driver.all<Record<string, unknown>>(sql, params as never);
+    const lastRow = read.at(-1);
+    return { rows: read.filter((r) => r.__in), last: lastRow ? pageKey(entry, lastRow) : null, more: read.length === PAGE_ROWS };
   }
 
   const pageKey = (entry: EngineTable, row: Record<string, unknown>): unknown[] =>
@@ -218,7 +228,7 @@ export function createExportService(deps: {
     while (c.phase === 'tables' && !full()) {
       const entry = REGISTRY[c.table] as EngineTable;
       if (c.after === null && c.firstRow) out.push(`${c.table > 0 ? ',' : ''}"${entry.spec.name}":[`);
-      const rows = readPage(entry, c);
+      const { rows, last, more } = readPage(entry, c);
       let emitted = 0;
       // Row by row, so a piece overruns `maxChars` by one row at most; the next piece resumes after it.
       for (const row of rows) {
@@ -229,7 +239,10 @@ export function createExportService(deps: {
         c.rowsDone++;
         emitted++;
       }
-      if (emitted === rows.length && rows.length < PAGE_ROWS) {
+      if (emitted < rows.length) continue;
+      // The page's rows out of scope are behind it too.
+      if (last) c.after = last;
+      if (!more) {
         out.push(']');
         c.table++;
         c.after = null;

@@ -161,6 +161,22 @@ export function selectScopeInSteps(
   const tempUpTo = (t: string, after: number): number | null =>
     driver.get<{ k: number }>(`SELECT k FROM ${t} WHERE k > ? ORDER BY k LIMIT 1 OFFSET ${opts.pageRows - 1}`, [after])?.k ?? null;
 
+  /**
+   * Steps through the captured keys of a temp table `pageRows` at a time: `each` gets the range's parameters and
+   * the SQL that bounds it above (' AND k <= $upTo', or '' for the rest of the table).
+   */
+  const tempSteps = (t: string, each: (range: { after: number; upTo?: number }, upTo: string) => void) => {
+    let after = -1;
+    return () => {
+      const upTo = tempUpTo(t, after);
+      each(upTo === null ? { after } : { after, upTo }, upTo === null ? '' : ' AND k <= $upTo');
+      examined += opts.pageRows;
+      if (upTo === null) return false;
+      after = upTo;
+      return true;
+    };
+  };
+
   const phases: (() => boolean)[] = [];
   // 1. Own rows, parents first.
   for (const e of REGISTRY) {
@@ -194,17 +210,15 @@ export function selectScopeInSteps(
     for (const ref of e.spec.refs) {
       const parent = ref.table as TableName;
       if (!e.spec.withoutRowid) {
-        let after = -1;
-        phases.push(() => {
-          const upTo = tempUpTo(temp(e.spec.name), after);
-          const sql = `INSERT OR IGNORE INTO ${temp(parent)} (k) SELECT p.rowid FROM ${parent} p WHERE p.${ref.target} IN
-            (SELECT c.${ref.column} FROM ${e.spec.name} c WHERE c.rowid IN (SELECT k FROM ${temp(e.spec.name)} WHERE k > $after${upTo === null ? '' : ' AND k <= $upTo'}))`;
-          driver.run(sql, (upTo === null ? { after } : { after, upTo }) as never);
-          examined += opts.pageRows;
-          if (upTo === null) return false;
-          after = upTo;
-          return true;
-        });
+        phases.push(
+          tempSteps(temp(e.spec.name), (range, upTo) =>
+            driver.run(
+              `INSERT OR IGNORE INTO ${temp(parent)} (k) SELECT p.rowid FROM ${parent} p WHERE p.${ref.target} IN
+                (SELECT c.${ref.column} FROM ${e.spec.name} c WHERE c.rowid IN (SELECT k FROM ${temp(e.spec.name)} WHERE k > $after${upTo}))`,
+              range as never,
+            ),
+          ),
+        );
       } else {
         const page: Page = { after: null };
         const own = filter(e.spec.name);
@@ -227,19 +241,12 @@ export function selectScopeInSteps(
     const name = e.spec.name;
     counts.set(name, 0);
     if (!e.spec.withoutRowid) {
-      let after = -1;
-      phases.push(() => {
-        const upTo = tempUpTo(temp(name), after);
-        const got = driver.get<{ n: number }>(
-          `SELECT COUNT(*) AS n FROM ${temp(name)} b JOIN ${name} t ON t.rowid = b.k WHERE b.k > ?${upTo === null ? '' : ' AND b.k <= ?'}`,
-          upTo === null ? [after] : [after, upTo],
-        );
-        counts.set(name, (counts.get(name) ?? 0) + (got?.n ?? 0));
-        examined += opts.pageRows;
-        if (upTo === null) return false;
-        after = upTo;
-        return true;
-      });
+      phases.push(
+        tempSteps(temp(name), (range, upTo) => {
+          const got = driver.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${temp(name)} b JOIN ${name} t ON t.rowid = b.k WHERE b.k > $after${upTo.replace('k', 'b.k')}`, range as never);
+          counts.set(name, (counts.get(name) ?? 0) + (got?.n ?? 0));
+        }),
+      );
     } else {
       const page: Page = { after: null };
       const own = filter(name);
