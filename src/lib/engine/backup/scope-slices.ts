@@ -39,6 +39,24 @@ function ownPredicate(table: TableName, scope: ExportScope, sel: Sel): string {
 
 const paramsFor = (scope: ExportScope) => (sql: string) => (sql.includes('$scope') && scope.kind !== 'all' ? { scope: scope.id } : {});
 
+/** A page of a table in key order after `page.after` (at most $limit rows, `columns` computed on each): its SQL. */
+function keyPageSql(e: EngineTable, page: Page, columns: string, cap: number | null): { sql: string; bind: Record<string, unknown> } {
+  const { spec } = e;
+  if (!spec.withoutRowid)
+    return {
+      sql: `SELECT rowid AS __k, ${columns} FROM ${spec.name} WHERE rowid > $after AND rowid <= $cap ORDER BY rowid LIMIT $limit`,
+      bind: { after: (page.after?.[0] as number) ?? -1, cap: cap ?? -1 },
+    };
+  const pk = spec.key.join(', ');
+  const marks = spec.key.map((_, i) => `$a${i}`).join(', ');
+  const keys = spec.key.map((k) => `${k} AS __k_${k}`).join(', ');
+  const bind: Record<string, unknown> = {};
+  page.after?.forEach((v, i) => (bind[`a${i}`] = v));
+  return { sql: `SELECT ${keys}, ${columns} FROM ${spec.name}${page.after ? ` WHERE (${pk}) > (${marks})` : ''} ORDER BY ${pk} LIMIT $limit`, bind };
+}
+
+const lastKey = (e: EngineTable, row: Record<string, unknown>): unknown[] => (e.spec.withoutRowid ? e.spec.key.map((k) => row[`__k_${k}`]) : [row.__k]);
+
 /** The next page of a table in key order: at most `limit` rows, with `columns` computed on each. */
 function readKeyPage(
   driver: SqlDriver,
@@ -49,24 +67,39 @@ function readKeyPage(
   cap: number | null,
   params: (sql: string) => Record<string, unknown>,
 ): Record<string, unknown>[] {
-  const { spec } = e;
-  if (!spec.withoutRowid) {
-    const sql = `SELECT rowid AS __k, ${columns} FROM ${spec.name} WHERE rowid > $after AND rowid <= $cap ORDER BY rowid LIMIT $limit`;
-    const rows = driver.all<Record<string, unknown>>(sql, { ...params(sql), after: (page.after?.[0] as number) ?? -1, cap: cap ?? -1, limit } as never);
-    const last = rows.at(-1);
-    if (last) page.after = [last.__k];
-    return rows;
-  }
-  const pk = spec.key.join(', ');
-  const marks = spec.key.map((_, i) => `$a${i}`).join(', ');
-  const keys = spec.key.map((k) => `${k} AS __k_${k}`).join(', ');
-  const sql = `SELECT ${keys}, ${columns} FROM ${spec.name}${page.after ? ` WHERE (${pk}) > (${marks})` : ''} ORDER BY ${pk} LIMIT $limit`;
-  const p: Record<string, unknown> = { ...params(sql), limit };
-  page.after?.forEach((v, i) => (p[`a${i}`] = v));
-  const rows = driver.all<Record<string, unknown>>(sql, p as never);
+  const { sql, bind } = keyPageSql(e, page, columns, cap);
+  const rows = driver.all<Record<string, unknown>>(sql, { ...params(sql), ...bind, limit } as never);
   const last = rows.at(-1);
-  if (last) page.after = spec.key.map((k) => last[`__k_${k}`]);
+  if (last) page.after = lastKey(e, last);
   return rows;
+}
+
+/**
+ * The next page's row count and the total of `value` over it, summed by SQLite (one row back, not a page of them),
+ * and where the page ended: the key of its last row (its largest, or the row `limit` rows on when it is full).
+ */
+function sumKeyPage(
+  driver: SqlDriver,
+  e: EngineTable,
+  page: Page,
+  value: string,
+  limit: number,
+  cap: number | null,
+  params: (sql: string) => Record<string, unknown>,
+): { rows: number; total: number } {
+  const { sql: inner, bind } = keyPageSql(e, page, `${value} AS __v`, cap);
+  const sql = `SELECT COUNT(*) AS n, TOTAL(__v) AS total${e.spec.withoutRowid ? '' : ', MAX(__k) AS __k'} FROM (${inner})`;
+  const got = driver.get<Record<string, unknown>>(sql, { ...params(sql), ...bind, limit } as never);
+  const rows = Number(got?.n ?? 0);
+  if (rows === limit) {
+    if (!e.spec.withoutRowid) page.after = [got?.__k];
+    else {
+      const { sql: keys, bind: kb } = keyPageSql(e, page, '1', cap);
+      const last = driver.get<Record<string, unknown>>(`${keys.replace(/LIMIT \$limit$/, 'LIMIT 1 OFFSET $skip')}`, { ...kb, skip: limit - 1 } as never);
+      if (last) page.after = lastKey(e, last);
+    }
+  }
+  return { rows, total: Number(got?.total ?? 0) };
 }
 
 /** The largest rowid of every rowid table now: the rows an export that begins now may hold. */
@@ -113,14 +146,12 @@ export function sizeScope(
     const page: Page = { after: null };
     const own = inline(e.spec.name, e.spec.name);
     if (none(own)) return () => false;
-    const columns = `CASE WHEN ${own} THEN ${sizeExpr(e)} ELSE -1 END AS __s`;
+    const value = `CASE WHEN ${own} THEN ${sizeExpr(e)} + ${perRowBytes(e)} ELSE 0 END`;
     return () => {
-      const rows = readKeyPage(driver, e, page, columns, opts.pageRows, caps.get(e.spec.name) ?? null, params);
-      examined += rows.length;
-      let bytes = 0;
-      for (const r of rows) if ((r.__s as number) >= 0) bytes += (r.__s as number) + perRowBytes(e);
-      opts.onPage(bytes);
-      return rows.length === opts.pageRows;
+      const { rows, total } = sumKeyPage(driver, e, page, value, opts.pageRows, caps.get(e.spec.name) ?? null, params);
+      examined += rows;
+      opts.onPage(total);
+      return rows === opts.pageRows;
     };
   });
   return {
