@@ -18,55 +18,15 @@ import { createEngine } from '../../src/lib/engine/engine';
 import { createLedger } from '../../src/lib/engine/lifecycle/ledger';
 import { compressPass, decayPass, purgePass, type Pass, type PassDeps } from '../../src/lib/engine/lifecycle/passes';
 import { createBetterSqlite3Driver } from '../../src/lib/engine/store/better-sqlite3-driver';
-import type { SqlDriver } from '../../src/lib/engine/store/driver';
 import { loadMigrationsFromDisk } from '../../src/lib/engine/store/migrations-fs';
 import { runInSlices } from '../../src/lib/engine/store/slices';
 import { generateTurns } from '../lib/corpus';
 import { createPrng } from '../lib/prng';
 import { writeOldEpisodes } from './lifecycle-prefill';
+import { timedDriver, type StatementStats } from './statement-stats';
 
 const { values } = parseArgs({ options: { old: { type: 'string', default: '5000' }, fresh: { type: 'string', default: '5000' }, seed: { type: 'string', default: '7' } } });
 const seed = Number(values.seed);
-
-/** Every statement timed, keyed by its SQL's first 90 characters. */
-function timed(driver: SqlDriver, stats: Map<string, { calls: number; total: number; max: number }>, inStatements: { ms: number }): SqlDriver {
-  const time = <T>(sql: string, f: () => T): T => {
-    const t0 = performance.now();
-    try {
-      return f();
-    } finally {
-      const ms = performance.now() - t0;
-      inStatements.ms += ms;
-      const key = sql.replace(/\s+/g, ' ').slice(0, 90);
-      const s = stats.get(key) ?? { calls: 0, total: 0, max: 0 };
-      s.calls++;
-      s.total += ms;
-      s.max = Math.max(s.max, ms);
-      stats.set(key, s);
-    }
-  };
-  return {
-    kind: driver.kind,
-    exec: (sql) => time(sql, () => driver.exec(sql)),
-    run: (sql, p) => time(sql, () => driver.run(sql, p)),
-    all: (sql, p) => time(sql, () => driver.all(sql, p)),
-    get: (sql, p) => time(sql, () => driver.get(sql, p)),
-    transaction: (fn) => {
-      const t0 = performance.now();
-      try {
-        return driver.transaction(fn);
-      } finally {
-        const s = stats.get('(whole transaction)') ?? { calls: 0, total: 0, max: 0 };
-        const ms = performance.now() - t0;
-        s.calls++;
-        s.total += ms;
-        s.max = Math.max(s.max, ms);
-        stats.set('(whole transaction)', s);
-      }
-    },
-    close: () => driver.close(),
-  };
-}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-lifecycle-steps-'));
@@ -95,9 +55,9 @@ async function main(): Promise<void> {
     clock.set(now);
     const phases: [string, (d: PassDeps) => Pass][] = [['decay', decayPass], ['compress', compressPass], ['purge', purgePass]];
     for (const [name, make] of phases) {
-      const stats = new Map<string, { calls: number; total: number; max: number }>();
+      const stats: StatementStats = new Map();
       const inStatements = { ms: 0 };
-      const d = timed(driver, stats, inStatements);
+      const d = timedDriver(driver, stats, { onStatement: (ms) => (inStatements.ms += ms), wholeTransaction: true });
       const pass = make({ driver: d, clock, ledger: createLedger(d, clock) });
       const sliceMs: number[] = [];
       let longest = { ms: 0, statements: 0, steps: 0 };

@@ -5,7 +5,7 @@
  * bench/README.md, "How the large sizes are filled").
  */
 import Database from 'better-sqlite3';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { randomId, systemClock } from '../../src/lib/domain/clock';
 import { silentLogger } from '../../src/lib/domain/log';
 import { createCaller, type EngineCaller } from '../../src/lib/engine/client/caller';
@@ -240,4 +240,14 @@ export async function writeMemoryBackup(path: string, opts: { seed: number; coun
   const text = parts.join('');
   writeFileSync(path, text);
   return Buffer.byteLength(text);
+}
+
+/** A native store of `turns` turns at `path` (bulk-filled as bench:speed fills it, seed 42), made once and kept. */
+export async function filledSnapshot(path: string, turns: number): Promise<void> {
+  if (existsSync(path)) return;
+  const run = openNative({ path: `${path}.fill`, seed: 42, total: turns });
+  await run.fillTo(turns, (n) => process.stdout.write(`\r  filled ${n}`));
+  run.snapshot(path);
+  run.close();
+  console.log('');
 }

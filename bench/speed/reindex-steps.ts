@@ -7,11 +7,11 @@
  * Prints the slowest statements (max and total ms), the slowest COMMITs and the slices' longest transaction.
  */
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
 import { createBetterSqlite3Driver } from '../../src/lib/engine/store/better-sqlite3-driver';
 import { createTransactionRunner, type SqlDriver } from '../../src/lib/engine/store/driver';
 import { reindexInSlices } from '../../src/lib/engine/store/fts-reindex-slices';
-import { openNative } from './native';
+import { filledSnapshot } from './native';
+import { timedDriver, type StatementStats } from './statement-stats';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -20,42 +20,14 @@ const arg = (name: string, fallback: string) => {
 const turns = Number(arg('turns', '50000'));
 const path = arg('db', '/tmp/reindex-steps.db');
 
-if (!existsSync(path)) {
-  const run = openNative({ path: `${path}.fill`, seed: 42, total: turns });
-  await run.fillTo(turns, (n) => process.stdout.write(`\r  filled ${n}`));
-  run.snapshot(path);
-  run.close();
-  console.log('');
-}
+await filledSnapshot(path, turns);
 
 const db = new Database(path);
 const base = createBetterSqlite3Driver(db);
-const stats = new Map<string, { n: number; max: number; total: number }>();
-const note = (sql: string, ms: number) => {
-  const key = sql.replace(/\s+/g, ' ').slice(0, 70);
-  const s = stats.get(key) ?? { n: 0, max: 0, total: 0 };
-  s.n++;
-  s.total += ms;
-  s.max = Math.max(s.max, ms);
-  stats.set(key, s);
-};
-const timed = <R>(sql: string, f: () => R): R => {
-  const t0 = performance.now();
-  try {
-    return f();
-  } finally {
-    note(sql, performance.now() - t0);
-  }
-};
-const exec = (sql: string) => timed(sql, () => base.exec(sql));
-const driver: SqlDriver = {
-  ...base,
-  exec,
-  run: (sql, p) => timed(sql, () => base.run(sql, p)),
-  all: (sql, p) => timed(sql, () => base.all(sql, p)),
-  get: (sql, p) => timed(sql, () => base.get(sql, p)),
-  transaction: createTransactionRunner(exec, () => db.inTransaction),
-};
+const stats: StatementStats = new Map();
+const timed = timedDriver(base, stats, { keyLength: 70 });
+// The transaction runner on the timed exec: each slice's BEGIN and COMMIT are statements of their own.
+const driver: SqlDriver = { ...timed, transaction: createTransactionRunner(timed.exec, () => db.inTransaction) };
 const slices: number[] = [];
 const t0 = performance.now();
 // runInSlices' own slice timing is reached through onProgress: time between calls is a slice plus a yield.
@@ -71,5 +43,5 @@ console.log(`reindex ${Math.round(performance.now() - t0)} ms`, report);
 slices.sort((a, b) => b - a);
 console.log('longest slices (ms):', slices.slice(0, 8).map((x) => x.toFixed(1)).join(' '));
 const rows = [...stats.entries()].sort((a, b) => b[1].max - a[1].max).slice(0, 10);
-for (const [sql, s] of rows) console.log(`${s.max.toFixed(1).padStart(8)} max ${s.total.toFixed(0).padStart(7)} total ${String(s.n).padStart(7)}×  ${sql}`);
+for (const [sql, s] of rows) console.log(`${s.max.toFixed(1).padStart(8)} max ${s.total.toFixed(0).padStart(7)} total ${String(s.calls).padStart(7)}×  ${sql}`);
 db.close();

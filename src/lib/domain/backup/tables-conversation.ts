@@ -78,7 +78,7 @@ export const symbolIndex = defineTable({
     turn_id: col.int(1),
     relevance: col.real(0, 1),
   },
-  key: ['symbol', 'turn_id'],
+  key: ['turn_id', 'symbol'], // the table's primary key, in its order: the export pages by it (issue 16)
   nocase: ['symbol'],
   refs: [{ column: 'turn_id', table: 'messages', target: 'id' }],
   withoutRowid: true,

@@ -3,7 +3,7 @@ import { checkFileSize, MAX_BACKUP_BYTES, utf8Length, validateExport } from '../
 import { expectOk } from '../testing';
 import { createExportService } from './export-service';
 import { fillEveryTable } from './test-fill';
-import { createBackupTestEngine, exportText, type BackupTestEngine } from './testing';
+import { createBackupTestEngine, drainExport, exportText, type BackupTestEngine } from './testing';
 
 /** Export cursors' temp tables (the engine's own session_changes, store/session-changes.ts, is not one). */
 const tempTables = (t: BackupTestEngine) => t.driver.get<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_temp_schema WHERE type = 'table' AND name != 'session_changes'")?.n ?? 0;
@@ -121,14 +121,7 @@ describe('an export that could not be imported back is refused (MAX_BACKUP_BYTES
   async function serviceWith(t: BackupTestEngine, maxBytes: number) {
     return createExportService({ env: t.engine.env, files: t.files, maxBytes });
   }
-  async function drain(service: ReturnType<typeof createExportService>, exportId: string): Promise<string> {
-    let text = '';
-    for (;;) {
-      const c = await service.chunk(exportId, 16_384);
-      text += c.text;
-      if (c.done) return text;
-    }
-  }
+  const drain = async (service: ReturnType<typeof createExportService>, exportId: string) => (await drainExport(service, exportId)).text;
 
   it('estimates the file closely, and refuses before writing a byte when the estimate is over the limit', async () => {
     const t = await createBackupTestEngine();

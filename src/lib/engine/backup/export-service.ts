@@ -17,13 +17,19 @@ import { currentVersion } from '../store/migrate';
 import { APP_VERSION } from './app-info';
 import { REGISTRY, type EngineTable } from './registry';
 import { toFileRow } from './row-codec';
-import { selectScope, type ScopeSelection } from './scope-selection';
+import type { ScopeSelection } from './scope-selection';
+import { rowidCaps, selectScopeInSteps, sizeScope, type ScopeSteps } from './scope-slices';
+import { SLICE_BUDGET_MS, yieldToQueue } from '../store/slices';
 
 /**
  * Streaming export: `begin` captures the scope's rows and answers with counts; each `chunk` returns the
  * next piece of the JSON text (about `maxBytes`) and the progress, until `done`. The caller writes the
  * pieces to a file as they come, so neither side ever holds the whole export; `cancel` (or 10 idle
  * minutes) drops the cursor. The concatenated pieces are exactly one export document (format.ts).
+ *
+ * `begin` sizes the scope and captures its rows in steps of a few hundred rows, the worker free between slices
+ * of ~SLICE_BUDGET_MS (scope-slices.ts; issue 16): an export over the limit is refused once its sizing crosses
+ * the limit, before anything is selected.
  *
  *   begin ─▶ header ─▶ "projects":[…] ─▶ … ─▶ "kg_facts":[…] ─▶ "files":[…] ─▶ done
  */
@@ -78,8 +84,8 @@ class Out {
 }
 
 const PAGE_ROWS = 200;
-/** Rows an estimate of a large table's size reads. */
-const ESTIMATE_SAMPLE = 2000;
+/** Rows one step of `begin`'s sizing or selection reads. */
+const BEGIN_PAGE_ROWS = 256;
 /** The longest one export piece may take (a page of rows is read, then rows are encoded until then). */
 export const PIECE_MS = 20;
 const IDLE_MS = 10 * 60_000;
@@ -90,11 +96,35 @@ export function createExportService(deps: {
   files: ProjectFileStore | undefined;
   /** The largest file it writes: what an import accepts (tests lower it). */
   maxBytes?: number;
+  /** `begin`'s slices (tests inject a clock that counts steps): budget, clock, page size, and a report per slice. */
+  beginSlices?: { budgetMs?: number; now?: () => number; pageRows?: number; onSlice?: (slice: { phase: 'size' | 'select'; examined: number }) => void };
 }) {
   const { driver, clock, ids, log } = deps.env;
   const maxBytes = deps.maxBytes ?? MAX_BACKUP_BYTES;
   const cursors = new Map<string, Cursor>();
   const schemas = new Map(REGISTRY.map((e) => [e.spec.name, rowSchema(e.spec as TableSpec)]));
+  const now = deps.beginSlices?.now ?? (() => performance.now());
+  const budget = deps.beginSlices?.budgetMs ?? SLICE_BUDGET_MS;
+  const beginPage = deps.beginSlices?.pageRows ?? BEGIN_PAGE_ROWS;
+  /** Bumped when the whole database is replaced: a `begin` in progress must not go on with the new one. */
+  let generation = 0;
+
+  /** Runs `steps` to the end in slices of `budget`, yielding between them; `check` after every step. */
+  async function runSteps(phase: 'size' | 'select', steps: ScopeSteps, check: () => void): Promise<void> {
+    const epoch = generation;
+    for (let more = true; more; ) {
+      const t0 = now();
+      const before = steps.examined;
+      do {
+        more = steps.step();
+        check();
+      } while (more && now() - t0 < budget);
+      deps.beginSlices?.onSlice?.({ phase, examined: steps.examined - before });
+      if (more) await yieldToQueue();
+      if (generation !== epoch)
+        throw new EngineError('NOT_FOUND', 'The database was replaced while this export was starting. Start it again.', { field: 'scope' });
+    }
+  }
 
   function expireIdle(): void {
     for (const [id, c] of cursors) if (clock.now() - c.touchedAt > IDLE_MS) close(id);
@@ -136,41 +166,30 @@ export function createExportService(deps: {
   }
 
   /**
-   * About the file's size: every exported column's bytes plus each row's JSON keys and punctuation
-   * (escapes aside), and the project files' text. One scan of the rows, before a byte is written.
+   * The next page of the current table after `c.after`, in key order: at most PAGE_ROWS rows of the table are read,
+   * and `rows` are those in scope. `last` is the key of the last row read, `more` whether the table goes on.
+   * A WITHOUT ROWID table is read by a range of its primary key with the scope tested on each row (a column, not
+   * a WHERE): a filter in the WHERE let SQLite drive the page from the captured parents instead, from the first
+   * one again on every page (issue 16: quadratic in the scope), or scan the rest of a large table for a small scope.
    */
-  function estimateBytes(selection: ScopeSelection, files: Cursor['files'], counts: Record<TableName, number>): number {
-    let bytes = 0;
-    for (const { spec } of REGISTRY) {
-      const columns = Object.keys(spec.columns);
-      const sizes = columns.map((c) => `COALESCE(LENGTH(CAST(${c} AS BLOB)), 4)`).join(' + ');
-      // A large table is sized from a sample of its rows (issue 16: scanning a million messages held the worker
-      // for seconds); the export itself still stops at the limit whatever the estimate said.
-      const rows = counts[spec.name];
-      const sample = rows > ESTIMATE_SAMPLE ? ` LIMIT ${ESTIMATE_SAMPLE}` : '';
-      const sql = `SELECT COALESCE(AVG(s), 0) AS avg FROM (SELECT ${sizes} AS s FROM ${spec.name} WHERE ${selection.filter(spec.name)}${sample})`;
-      const avg = driver.get<{ avg: number }>(sql, selection.params(sql))?.avg ?? 0;
-      const perRow = columns.reduce((n, c) => n + c.length + 6, 2);
-      bytes += Math.round(avg * rows) + rows * perRow;
-    }
-    return bytes + files.reduce((n, f) => n + f.size + f.path.length + 64, 0);
-  }
-
-  /** The next rows of the current table after `c.after`, in key order. */
-  function readPage(entry: EngineTable, c: Cursor): Record<string, unknown>[] {
+  function readPage(entry: EngineTable, c: Cursor): { rows: Record<string, unknown>[]; last: unknown[] | null; more: boolean } {
     const { spec } = entry;
     const keys = c.selection.keys(spec.name);
     if (keys) {
       const sql = `SELECT b.k AS __k, t.* FROM ${keys} b JOIN ${spec.name} t ON t.rowid = b.k WHERE b.k > $after ORDER BY b.k LIMIT $limit`;
-      return driver.all<Record<string, unknown>>(sql, { after: (c.after?.[0] as number) ?? -1, limit: PAGE_ROWS });
+      const rows = driver.all<Record<string, unknown>>(sql, { after: (c.after?.[0] as number) ?? -1, limit: PAGE_ROWS });
+      const lastRow = rows.at(-1);
+      return { rows, last: lastRow ? pageKey(entry, lastRow) : null, more: rows.length === PAGE_ROWS };
     }
     const pk = spec.key.join(', ');
     const marks = spec.key.map((_, i) => `$a${i}`).join(', ');
-    const where = `(${c.selection.filter(spec.name)})${c.after ? ` AND (${pk}) > (${marks})` : ''}`;
-    const sql = `SELECT * FROM ${spec.name} WHERE ${where} ORDER BY ${pk} LIMIT $limit`;
+    const filter = c.selection.filter(spec.name);
+    const sql = `SELECT *, (${filter}) AS __in FROM ${spec.name}${c.after ? ` WHERE (${pk}) > (${marks})` : ''} ORDER BY ${pk} LIMIT $limit`;
     const params: Record<string, unknown> = { ...c.selection.params(sql), limit: PAGE_ROWS };
     c.after?.forEach((v, i) => (params[`a${i}`] = v));
-    return driver.all<Record<string, unknown>>(sql, params as never);
+    const read = filter === '0' ? [] : driver.all<Record<string, unknown>>(sql, params as never);
+    const lastRow = read.at(-1);
+    return { rows: read.filter((r) => r.__in), last: lastRow ? pageKey(entry, lastRow) : null, more: read.length === PAGE_ROWS };
   }
 
   const pageKey = (entry: EngineTable, row: Record<string, unknown>): unknown[] =>
@@ -209,7 +228,7 @@ export function createExportService(deps: {
     while (c.phase === 'tables' && !full()) {
       const entry = REGISTRY[c.table] as EngineTable;
       if (c.after === null && c.firstRow) out.push(`${c.table > 0 ? ',' : ''}"${entry.spec.name}":[`);
-      const rows = readPage(entry, c);
+      const { rows, last, more } = readPage(entry, c);
       let emitted = 0;
       // Row by row, so a piece overruns `maxChars` by one row at most; the next piece resumes after it.
       for (const row of rows) {
@@ -220,7 +239,10 @@ export function createExportService(deps: {
         c.rowsDone++;
         emitted++;
       }
-      if (emitted === rows.length && rows.length < PAGE_ROWS) {
+      if (emitted < rows.length) continue;
+      // The page's rows out of scope are behind it too.
+      if (last) c.after = last;
+      if (!more) {
         out.push(']');
         c.table++;
         c.after = null;
@@ -255,13 +277,25 @@ export function createExportService(deps: {
       // At most a few exports at once: the oldest makes room.
       while (cursors.size >= MAX_CURSORS) close(cursors.keys().next().value as string);
       checkTarget(scope);
-      const selection = selectScope(driver, scope, { closure: true });
+      const caps = rowidCaps(driver);
+      // 1. Size before selecting: an export that could not be imported back is refused as soon as it is known.
+      let rowBytes = 0;
+      const sizing = sizeScope(driver, scope, caps, { pageRows: beginPage, onPage: (b) => (rowBytes += b) });
+      await runSteps('size', sizing, () => {
+        if (rowBytes > maxBytes) throw tooLargeToRestore(rowBytes, maxBytes);
+      });
+      // 2. Capture the rows (own, closure, counts).
+      const capture = selectScopeInSteps(driver, scope, caps, { pageRows: beginPage });
+      const { selection } = capture;
       try {
+        await runSteps('select', capture, () => {});
         const tables = {} as Record<TableName, number>;
         let totalRows = 0;
         for (const { spec } of REGISTRY) totalRows += tables[spec.name] = selection.count(spec.name);
         const files = await listFiles(selection);
-        const estimatedBytes = estimateBytes(selection, files, tables);
+        // About the file's size: the rows' values plus each row's JSON keys and punctuation (escapes aside), and
+        // the project files' text. The export itself still stops at the limit whatever the estimate said.
+        const estimatedBytes = rowBytes + files.reduce((n, f) => n + f.size + f.path.length + 64, 0);
         if (estimatedBytes > maxBytes) throw tooLargeToRestore(estimatedBytes, maxBytes);
         const at = clock.now();
         const exportId = `export-${ids()}`;
@@ -315,6 +349,7 @@ export function createExportService(deps: {
     cancel: (exportId: string): boolean => close(exportId),
     /** Cursors read the live database; after the whole database is replaced they must not continue. */
     cancelAll(): void {
+      generation++;
       for (const id of [...cursors.keys()]) close(id);
     },
   };

@@ -286,7 +286,7 @@ function removeScope(driver: SqlDriver, scope: ExportScope, counts: Record<Table
     for (const { spec } of children) counts[spec.name].removed = driver.run(`DELETE FROM ${spec.name}`).changes;
     return;
   }
-  const selection = selectScope(driver, scope, { closure: false });
+  const selection = selectScope(driver, scope);
   try {
     for (const { spec } of children) {
       const sql = `DELETE FROM ${spec.name} WHERE ${selection.filter(spec.name)}`;

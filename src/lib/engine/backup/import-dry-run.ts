@@ -166,7 +166,7 @@ export function createDryRunTarget(driver: SqlDriver): ImportTarget {
         }
         return;
       }
-      const selection = selectScope(driver, scope, { closure: false });
+      const selection = selectScope(driver, scope);
       try {
         for (const e of children) {
           // Only the identities: a rowid, or the key of a WITHOUT ROWID row.

@@ -40,6 +40,17 @@ describe('backup registry against the schema', async () => {
     expect(/WITHOUT\s+ROWID/i.test(sql)).toBe(spec.withoutRowid === true);
   });
 
+  // Issue 16: the export pages a WITHOUT ROWID table by `key` (ORDER BY key, WHERE (key) > (…)). Unless that is the
+  // table's primary key, column for column and in order, with the collation SQLite compares it by, every page is
+  // a scan and sort of the whole table (symbol_index was keyed (symbol, turn_id) on a (turn_id, symbol) table).
+  it.each(TABLES.filter((t) => t.withoutRowid).map((t) => [t.name, t] as const))('%s: its key is the primary key SQLite stores it by', (name, spec) => {
+    const pk = driver.get<{ name: string }>("SELECT name FROM pragma_index_list(?) WHERE origin = 'pk'", [name]);
+    expect(pk, `${name} has no primary key index`).toBeDefined();
+    const columns = driver.all<{ name: string; coll: string }>('SELECT name, coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno', [pk?.name]);
+    expect([...spec.key]).toEqual(columns.map((c) => c.name));
+    expect([...(spec.nocase ?? [])].sort()).toEqual(columns.filter((c) => c.coll.toUpperCase() === 'NOCASE').map((c) => c.name).sort());
+  });
+
   it('lists parents before their children', () => {
     const order = TABLES.map((t) => t.name as string);
     for (const t of TABLES) for (const ref of t.refs) expect(order.indexOf(ref.table), `${t.name} → ${ref.table}`).toBeLessThan(order.indexOf(t.name));

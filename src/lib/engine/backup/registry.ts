@@ -9,11 +9,13 @@ import { FTS_INDEXES, type FtsIndex } from './fts-index';
  * the schema but is neither here nor in EXCLUDED_TABLES a test failure.
  *
  * Scope predicates are SQL conditions on the table's own columns. `$scope` is the project or session
- * id; `sel(table, column)` is `(SELECT column FROM table WHERE <row is already selected>)`, so a table
- * can follow the rows of the tables before it (messages follow their sessions).
+ * id; `sel(outer, table, column)` is the condition "this row's `outer` column is the `column` of a `table` row
+ * already selected", so a table can follow the rows of the tables before it (messages follow their sessions).
+ * How it is written is the selection's business: `outer IN (SELECT …)` for a whole table at once
+ * (scope-selection.ts), a correlated EXISTS for a page of rows (scope-slices.ts, issue 16).
  */
 export type ScopeKind = 'all' | 'project' | 'session';
-export type Sel = (table: TableName, column: string) => string;
+export type Sel = (outer: string, table: TableName, column: string) => string;
 export type OwnPredicate = (sel: Sel) => string;
 
 export interface DuplicateRule {
@@ -47,8 +49,8 @@ type Entry = Omit<EngineTable, 'spec'>;
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const project = (column = 'project_id'): OwnPredicate => () => `${column} = $scope`;
-const ofSessions: OwnPredicate = (sel) => `session_id IN ${sel('sessions', 'id')}`;
-const ofRuns: OwnPredicate = (sel) => `run_id IN ${sel('context_runs', 'id')}`;
+const ofSessions: OwnPredicate = (sel) => sel('session_id', 'sessions', 'id');
+const ofRuns: OwnPredicate = (sel) => sel('run_id', 'context_runs', 'id');
 /** Rows that only exist for a parent row follow it in every scope (also `all`: the snapshot's rows). */
 const following = (p: OwnPredicate) => ({ all: p, project: p, session: p });
 
@@ -62,14 +64,14 @@ const ENTRIES: Record<TableName, Entry> = {
     clears: { table: 'symbol_index', column: 'turn_id' },
   },
   summaries: { own: { project: ofSessions, session: ofSessions }, fts: FTS_INDEXES.summaries },
-  symbol_index: { own: following((sel) => `turn_id IN ${sel('messages', 'id')}`) },
+  symbol_index: { own: following((sel) => sel('turn_id', 'messages', 'id')) },
   memories: {
     own: { project: project(), session: () => 'session_id = $scope' },
     // 001 dedupe: the same statement under the same key and scope is the same memory, whatever its id.
     duplicate: { columns: ['scope', 'project_id', 'key', 'content'], blocksChildren: true },
     fts: FTS_INDEXES.memories,
   },
-  memory_history: { own: { project: (sel) => `memory_id IN ${sel('memories', 'id')}`, session: (sel) => `memory_id IN ${sel('memories', 'id')}` } },
+  memory_history: { own: { project: (sel) => sel('memory_id', 'memories', 'id'), session: (sel) => sel('memory_id', 'memories', 'id') } },
   user_profile: { own: {}, atomic: true },
   // Only the settings this version knows (settingsSchema): a stale key is not data, and the importer
   // refuses unknown keys — nor can anything else that found its way into the table leave with a backup.
@@ -77,7 +79,7 @@ const ENTRIES: Record<TableName, Entry> = {
   documents: { own: { project: project() } },
   context_runs: {
     own: {
-      project: (sel) => `project_id = $scope OR session_id IN ${sel('sessions', 'id')} OR document_id IN ${sel('documents', 'id')}`,
+      project: (sel) => `project_id = $scope OR ${sel('session_id', 'sessions', 'id')} OR ${sel('document_id', 'documents', 'id')}`,
       session: () => 'session_id = $scope',
     },
   },

@@ -3,16 +3,12 @@ import type { SqlDriver } from '../store/driver';
 import { REGISTRY, registryEntry, type Sel } from './registry';
 
 /**
- * The rows of a scope, captured once: for every rowid table a temporary table of the selected rowids.
+ * The rows a scope owns, captured at once: for every rowid table a temporary table of the selected rowids,
+ * parents first (a project's sessions, their messages, its memories and their history …). An import that
+ * replaces a scope deletes these. (An export captures its rows in steps, and adds the closure — the rows
+ * they point at: scope-slices.ts.)
  *
- *   1. ownership, parents first: a project's sessions, their messages, its memories and their history …
- *   2. closure, children first (exports only): the rows those rows point at — a conversation's project,
- *      a run's document — so every reference in a file resolves inside it.
- *
- * Capturing the rowids at the start gives a chunked export a fixed set of rows: rows added while it
- * runs are not in it (so nothing in it can point at them), rows deleted while it runs drop out with
- * the rows that depend on them (foreign keys cascade). WITHOUT ROWID tables are children only and
- * follow their parents' captured rows.
+ * WITHOUT ROWID tables are children only and follow their parents' captured rows.
  */
 export interface ScopeSelection {
   readonly scope: ExportScope;
@@ -28,7 +24,7 @@ export interface ScopeSelection {
 
 let serial = 0;
 
-export function selectScope(driver: SqlDriver, scope: ExportScope, opts: { closure: boolean }): ScopeSelection {
+export function selectScope(driver: SqlDriver, scope: ExportScope): ScopeSelection {
   const n = ++serial;
   const temp = (t: TableName) => `temp.bk${n}_${t}`;
   const created: TableName[] = [];
@@ -39,7 +35,7 @@ export function selectScope(driver: SqlDriver, scope: ExportScope, opts: { closu
     if (entry.spec.withoutRowid) return ownSql(table);
     return `rowid IN (SELECT k FROM ${temp(table)})`;
   };
-  const sel: Sel = (table, column) => `(SELECT ${column} FROM ${table} WHERE ${filter(table)})`;
+  const sel: Sel = (outer, table, column) => `${outer} IN (SELECT ${column} FROM ${table} WHERE ${filter(table)})`;
   const ownSql = (table: TableName): string => {
     const predicate = registryEntry(table).own[scope.kind];
     return predicate ? `(${predicate(sel)})` : scope.kind === 'all' ? '1' : '0';
@@ -52,16 +48,6 @@ export function selectScope(driver: SqlDriver, scope: ExportScope, opts: { closu
       created.push(spec.name);
       const sql = `INSERT INTO ${temp(spec.name)} (k) SELECT rowid FROM ${spec.name} WHERE ${ownSql(spec.name)}`;
       driver.run(sql, params(sql));
-    }
-    if (opts.closure) {
-      for (const { spec } of [...REGISTRY].reverse()) {
-        for (const ref of spec.refs) {
-          const parent = ref.table as TableName;
-          const sql = `INSERT OR IGNORE INTO ${temp(parent)} (k) SELECT p.rowid FROM ${parent} p
-             WHERE p.${ref.target} IN (SELECT ${ref.column} FROM ${spec.name} WHERE ${filter(spec.name)})`;
-          driver.run(sql, params(sql));
-        }
-      }
     }
   } catch (err) {
     for (const t of created) driver.exec(`DROP TABLE IF EXISTS ${temp(t)}`);

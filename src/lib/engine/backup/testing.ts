@@ -76,3 +76,17 @@ export async function wipe(t: Pick<BackupTestEngine, 'driver' | 'files'>): Promi
 
 export type { ProjectFileStore };
 export { dumpDatabase };
+
+/** Reads an export service's pieces to the end (a service made in a test, with its own options). */
+export async function drainExport(
+  service: { chunk(exportId: string, maxChars: number): Promise<{ text: string; done: boolean; rowsDone: number }> },
+  exportId: string,
+  maxChars = 16_384,
+): Promise<{ text: string; rows: number }> {
+  let text = '';
+  for (;;) {
+    const c = await service.chunk(exportId, maxChars);
+    text += c.text;
+    if (c.done) return { text, rows: c.rowsDone };
+  }
+}
