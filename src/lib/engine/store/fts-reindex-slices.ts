@@ -87,7 +87,14 @@ const setMeta = (driver: SqlDriver, key: string, value: string) =>
 
 export async function reindexInSlices(
   driver: SqlDriver,
-  opts: { onProgress?: (rows: number) => void; budgetMs?: number; now?: () => number; onSlice?: (ms: number) => void } = {},
+  opts: {
+    onProgress?: (rows: number) => void;
+    budgetMs?: number;
+    now?: () => number;
+    onSlice?: (ms: number) => void;
+    /** Pages one bounded merge step works through (fts-merge.ts; the benchmark compares sizes). */
+    mergePages?: number;
+  } = {},
 ): Promise<ReindexReport> {
   const t0 = performance.now();
   const saved = driver.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [JOURNAL]);
@@ -110,7 +117,7 @@ export async function reindexInSlices(
         // Every row rewritten: merge each index, a bounded piece a step, then hand merging back to FTS5.
         const t = FTS[merging];
         if (t) {
-          if (mergeStep(driver, t)) return true;
+          if (mergeStep(driver, t, opts.mergePages)) return true;
           automergeOn(driver, t);
           if (FTS[++merging]) return true;
         }
@@ -120,7 +127,7 @@ export async function reindexInSlices(
       }
       // Meanwhile, a bounded merge of the index being rewritten keeps its segments from piling up.
       if (++steps % MERGE_EVERY === 0) {
-        mergeStep(driver, ftsOf(s));
+        mergeStep(driver, ftsOf(s), opts.mergePages);
         return true;
       }
       const rows = driver.all<Record<string, unknown>>(s.select, [at.after, BATCH]);
