@@ -6,7 +6,7 @@
  * foreground call would have waited. The three longest gaps of each phase are broken down into the statements
  * that ran inside them (and the JavaScript between them).
  *
- *   npx tsx bench/speed/import-steps.ts [--turns 100000] [--memories 10000] [--db /tmp/import-steps.db]
+ *   npx tsx bench/speed/import-steps.ts [--turns 100000] [--memories 10000] [--db /tmp/import-steps.db] [--apply no]
  */
 import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
@@ -113,7 +113,7 @@ await watched('import preview', async () => {
   token = (await svc.preview({ file: blob, mode: 'merge' })).token;
   console.log(`  (reading the file ${(counting - t0).toFixed(0)} ms, then counting ${(performance.now() - counting).toFixed(0)} ms)`);
 });
-await watched('import apply', async () => {
+if (arg('apply', 'yes') !== 'no') await watched('import apply', async () => {
   const two = svc.apply(token, 'merge');
   const written = driver.transaction(() => two.write());
   await two.then(written);
