@@ -5,7 +5,7 @@ import { MAX_FILES, MAX_ROWS_PER_TABLE } from './limits';
 import { newerVersion } from './migrate-format';
 import type { Row } from './table-spec';
 import { isTableName, TABLE_NAMES, type TableName } from './tables';
-import { completeExport, validateExport, validateFile, validateRow, type ValidatedExport } from './validate';
+import { completeExport, completeExportInSteps, validateExport, validateFile, validateRow, type ValidatedExport } from './validate';
 
 /**
  * Gathers what the splitter cuts out of a file and checks it as it comes. A file of the current version
@@ -68,6 +68,11 @@ export function createExportCollector() {
     },
     finish(): ValidatedExport {
       if (live) return completeExport({ head, tables: rows, files, migratedFrom: ENGRAM_EXPORT_VERSION });
+      return validateExport({ ...head, tables: raw.tables, files: raw.files });
+    },
+    /** finish, with `pause` between the whole-file checks of a file validated as it came (the usual case). */
+    async finishInSteps(pause: () => Promise<void>): Promise<ValidatedExport> {
+      if (live) return completeExportInSteps({ head, tables: rows, files, migratedFrom: ENGRAM_EXPORT_VERSION }, pause);
       return validateExport({ ...head, tables: raw.tables, files: raw.files });
     },
   };

@@ -73,16 +73,45 @@ export function validateExport(raw: unknown): ValidatedExport {
  * settings, duplicate keys, references, the scope and the project files' paths.
  */
 export function completeExport(parts: { head: unknown; tables: Record<TableName, Row[]>; files: ExportFile[]; migratedFrom: number }): ValidatedExport {
+  const { file, checks } = wholeFileChecks(parts);
+  for (const check of checks) check();
+  return { file, migratedFrom: parts.migratedFrom };
+}
+
+/**
+ * completeExport's checks one at a time with `pause` between them (issue 16: at 10,000 memories they were one
+ * run of tens of milliseconds that no other call could interrupt): the same checks in the same order, so the same
+ * first error.
+ */
+export async function completeExportInSteps(
+  parts: { head: unknown; tables: Record<TableName, Row[]>; files: ExportFile[]; migratedFrom: number },
+  pause: () => Promise<void>,
+): Promise<ValidatedExport> {
+  const { file, checks } = wholeFileChecks(parts);
+  for (const check of checks) {
+    check();
+    await pause();
+  }
+  return { file, migratedFrom: parts.migratedFrom };
+}
+
+/** The envelope checked, and the rest of the whole-file checks, a table at a time where they go by table. */
+function wholeFileChecks(parts: { head: unknown; tables: Record<TableName, Row[]>; files: ExportFile[] }): { file: EngramExport; checks: (() => void)[] } {
   const top = headSchema.safeParse(parts.head);
   if (!top.success) throw nothingImported(invalidArgument(top.error));
   const { tables, files } = parts;
   const file: EngramExport = { ...top.data, tables, files };
-  checkSettings(tables.settings);
-  for (const t of TABLES) checkDuplicates(t as unknown as TableSpec, tables[t.name]);
-  checkReferences(tables);
-  checkScope(file);
-  checkFiles(file);
-  return { file, migratedFrom: parts.migratedFrom };
+  const references = referenceChecks(tables);
+  return {
+    file,
+    checks: [
+      () => checkSettings(tables.settings),
+      ...TABLES.map((t) => () => checkDuplicates(t as unknown as TableSpec, tables[t.name])),
+      ...references,
+      () => checkScope(file),
+      () => checkFiles(file),
+    ],
+  };
 }
 
 function nothingImported(err: EngineError): EngineError {
@@ -121,7 +150,8 @@ function checkDuplicates(t: TableSpec, rows: Row[]): void {
 }
 
 /** Every foreign key must name a row in the same file: exports include the rows their rows need. */
-function checkReferences(tables: Record<TableName, Row[]>): void {
+/** Every reference resolves inside the file: one check per table (the targets' keys are gathered once). */
+function referenceChecks(tables: Record<TableName, Row[]>): (() => void)[] {
   const keys = new Map<string, Set<unknown>>();
   const keysOf = (table: TableName, column: string): Set<unknown> => {
     const id = `${table}.${column}`;
@@ -132,7 +162,7 @@ function checkReferences(tables: Record<TableName, Row[]>): void {
     }
     return set;
   };
-  for (const t of TABLES) {
+  return TABLES.map((t) => () => {
     for (const ref of (t as unknown as TableSpec).refs) {
       const targets = keysOf(ref.table as TableName, ref.target);
       tables[t.name].forEach((row, i) => {
@@ -141,7 +171,7 @@ function checkReferences(tables: Record<TableName, Row[]>): void {
           throw invalid(`tables.${t.name}[${i}].${ref.column}`, `refers to a row of \`${ref.table}\` that is not in the file`);
       });
     }
-  }
+  });
 }
 
 function checkScope(file: EngramExport): void {

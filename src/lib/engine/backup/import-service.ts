@@ -21,6 +21,8 @@ import { clearImportJournal, importKey, readImportJournal, writeImportJournal } 
 import { clearPendingFiles, readPendingFiles, recordPendingFiles, type PendingFiles } from './file-journal';
 import { carryOut, planFiles, type FilePlan, type FilesReport } from './import-files';
 import { readExportFile } from './read-export';
+import { createMergePacer, type FtsTable } from '../store/fts-merge';
+import { REGISTRY } from './registry';
 
 /**
  * Import in three calls, so that reading and checking a large file never blocks a write and the user
@@ -90,6 +92,11 @@ interface Staged {
 }
 
 const STAGE_TTL_MS = 30 * 60_000;
+
+/** The full-text indexes an import writes: those of the tables the file has rows for (a replace empties all). */
+function ftsWrittenBy(file: EngramExport, mode: ImportMode): FtsTable[] {
+  return REGISTRY.filter((e) => e.fts && (mode === 'replace' || file.tables[e.spec.name].length > 0)).map((e) => e.fts?.table as FtsTable);
+}
 
 
 /** A preview without its dry run: what the file brings, nothing about what it would change. */
@@ -169,6 +176,8 @@ export function createImportService(deps: {
     const budget = deps.previewSlices?.budgetMs ?? SLICE_BUDGET_MS;
     s.previewing = { rowsDone: 0, totalRows: run.totalRows };
     try {
+      // Reading the file ended with its whole-file checks (completeExport): the calls queued meanwhile go first.
+      await yieldToQueue();
       for (let more = true; more; ) {
         const t0 = now();
         do more = run.step();
@@ -238,17 +247,24 @@ export function createImportService(deps: {
           const progress = { rowsDone: 0, totalRows: run.totalRows };
           let journalRemoved = skipRemoval;
           s.applying = progress;
+          // FTS5 merges in steps of their own, not inside the slices' COMMITs (fts-merge.ts).
+          const pacer = createMergePacer(driver, ftsWrittenBy(s.file, mode));
+          let rowsWritten = false;
           try {
             await runInSlices({
               driver,
+              budgetCoversCommit: true,
               step: () => {
-                const more = run.step();
-                if (run.removed && mode === 'replace' && !journalRemoved) writeImportJournal(driver, { key, mode, removed: (journalRemoved = true) });
-                if (!more) {
-                  recordPendingFiles(driver, { token, report: plan.report, writes: plan.writes, deletes: plan.deletes });
-                  clearImportJournal(driver);
+                if (!rowsWritten) {
+                  if (pacer.during()) return true;
+                  rowsWritten = !run.step();
+                  if (run.removed && mode === 'replace' && !journalRemoved) writeImportJournal(driver, { key, mode, removed: (journalRemoved = true) });
+                  return true;
                 }
-                return more;
+                if (pacer.finish()) return true;
+                recordPendingFiles(driver, { token, report: plan.report, writes: plan.writes, deletes: plan.deletes });
+                clearImportJournal(driver);
+                return false;
               },
               onSlice: () => (progress.rowsDone = run.rowsDone),
             });

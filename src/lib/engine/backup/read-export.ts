@@ -17,7 +17,8 @@ export async function readExportFile(blob: Blob, opts: { sliceMs?: number; pause
   const splitter = createJsonSplitter((event) => collector.accept(event));
   await readTextPieces(blob, (piece) => splitter.push(piece), opts);
   splitter.end();
-  return collector.finish();
+  // The whole-file checks a table at a time, other calls between them (issue 16).
+  return collector.finishInSteps(opts.pause ?? yieldToOthers);
 }
 
 /**

@@ -50,3 +50,50 @@ export function restoreAutomergeAtOpen(driver: SqlDriver): FtsTable[] {
   if (off.length) driver.transaction(() => off.forEach((t) => automergeOn(driver, t)));
   return off;
 }
+
+/** Steps between two bounded merges while a pass writes rows (each slice's COMMIT adds a segment per index). */
+export const MERGE_EVERY_STEPS = 4;
+
+export interface MergePacer {
+  /**
+   * Call at the start of each step of the pass: turns automerge off on the indexes (the first time), and every
+   * MERGE_EVERY_STEPS steps does one bounded merge instead of the step's writes — true: the step was that merge.
+   */
+  during(): boolean;
+  /** After the pass's last row: one bounded merge per call, true while merging is left; then automerge back on. */
+  finish(): boolean;
+}
+
+/**
+ * The reindex's way of merging (fts-reindex-slices.ts) for any pass that writes full-text rows in slices
+ * (issue 16: an import's slices spent up to a third of their time in the COMMIT, where automerge merged):
+ * automerge off while the pass writes, a bounded merge every few steps (round the indexes), each index merged to
+ * the end a bounded piece a step, automerge back on. The engine sets it back at open if the pass is cut short.
+ */
+export function createMergePacer(driver: SqlDriver, tables: readonly FtsTable[], opts: { pages?: number; every?: number } = {}): MergePacer {
+  const every = opts.every ?? MERGE_EVERY_STEPS;
+  let off = false;
+  let steps = 0;
+  let turn = 0;
+  let finishing = 0;
+  return {
+    during() {
+      if (tables.length === 0) return false;
+      if (!off) {
+        for (const t of tables) automergeOff(driver, t);
+        off = true;
+      }
+      if (++steps % every !== 0) return false;
+      mergeStep(driver, tables[turn++ % tables.length] as FtsTable, opts.pages);
+      return true;
+    },
+    finish() {
+      if (!off) return false;
+      const t = tables[finishing];
+      if (!t) return false;
+      if (mergeStep(driver, t, opts.pages)) return true;
+      automergeOn(driver, t);
+      return finishing++ < tables.length - 1;
+    },
+  };
+}

@@ -16,7 +16,7 @@ import { runInSlices } from './slices';
  *
  * Rewriting every row makes FTS5 merge segments at the COMMITs ("automerge"), for seconds at a time on a large
  * store (3,177 ms at a million turns): automerge is off while the pass runs (fts-merge.ts), a bounded merge runs
- * every MERGE_EVERY steps, and at the end each index is merged a bounded piece per step until nothing is left,
+ * every MERGE_EVERY steps (REINDEX_MERGE_PAGES pages), and at the end each index is merged a bounded piece per step until nothing is left,
  * then automerge is set back. The engine sets it back at open if the pass was cut short.
  *
  *   rows (automerge off, a bounded merge now and then) ─▶ merge each index to the end ─▶ automerge on
@@ -79,6 +79,12 @@ const STEPS: readonly Step[] = [
 
 /** Steps between two bounded merges while rows are rewritten: each slice's COMMIT adds a segment per index. */
 export const MERGE_EVERY = 4;
+/**
+ * Pages one of the reindex's bounded merges writes. Compared natively at 100,000 turns (bench/speed/reindex-merge.ts,
+ * CPU time, one loaded run each): 4 pages — longest merge 9.0 ms, longest slice 30.2 ms, 25 slices over 20 ms;
+ * 8 pages — 15.2, 52.5, 31; 2 pages — 17.6, 66.3, 43 (~15% more slices than 8 pages).
+ */
+export const REINDEX_MERGE_PAGES = 4;
 const FTS: readonly FtsTable[] = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
 const ftsOf = (s: Step): FtsTable => `${s.table}_fts`;
 
@@ -87,7 +93,14 @@ const setMeta = (driver: SqlDriver, key: string, value: string) =>
 
 export async function reindexInSlices(
   driver: SqlDriver,
-  opts: { onProgress?: (rows: number) => void; budgetMs?: number; now?: () => number; onSlice?: (ms: number) => void } = {},
+  opts: {
+    onProgress?: (rows: number) => void;
+    budgetMs?: number;
+    now?: () => number;
+    onSlice?: (ms: number) => void;
+    /** Pages one bounded merge step works through (fts-merge.ts; the benchmark compares sizes). */
+    mergePages?: number;
+  } = {},
 ): Promise<ReindexReport> {
   const t0 = performance.now();
   const saved = driver.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [JOURNAL]);
@@ -110,7 +123,7 @@ export async function reindexInSlices(
         // Every row rewritten: merge each index, a bounded piece a step, then hand merging back to FTS5.
         const t = FTS[merging];
         if (t) {
-          if (mergeStep(driver, t)) return true;
+          if (mergeStep(driver, t, opts.mergePages ?? REINDEX_MERGE_PAGES)) return true;
           automergeOn(driver, t);
           if (FTS[++merging]) return true;
         }
@@ -120,7 +133,7 @@ export async function reindexInSlices(
       }
       // Meanwhile, a bounded merge of the index being rewritten keeps its segments from piling up.
       if (++steps % MERGE_EVERY === 0) {
-        mergeStep(driver, ftsOf(s));
+        mergeStep(driver, ftsOf(s), opts.mergePages ?? REINDEX_MERGE_PAGES);
         return true;
       }
       const rows = driver.all<Record<string, unknown>>(s.select, [at.after, BATCH]);
