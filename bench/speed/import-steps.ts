@@ -15,7 +15,7 @@ import { randomId, systemClock } from '../../src/lib/domain/clock';
 import { silentLogger } from '../../src/lib/domain/log';
 import { createImportService } from '../../src/lib/engine/backup/import-service';
 import { cpuMs, cpuTimedDriver, type TimedStatement } from './cpu-timed';
-import { openNative, writeMemoryBackup } from './native';
+import { filledSnapshot, writeMemoryBackup } from './native';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,14 +26,7 @@ const memories = Number(arg('memories', '10000'));
 const path = arg('db', '/tmp/import-steps.db');
 const filePath = `${path}.memories-${memories}.json`;
 
-if (!existsSync(path)) {
-  const run = openNative({ path: `${path}.fill`, seed: 42, total: turns });
-  await run.fillTo(turns, (n) => process.stdout.write(`\r  filled ${n}`));
-  run.snapshot(path);
-  run.close();
-  rmSync(`${path}.fill`, { force: true });
-  console.log('');
-}
+await filledSnapshot(path, turns);
 if (!existsSync(filePath)) await writeMemoryBackup(filePath, { seed: 42, count: memories });
 
 const work = `${path}.work`;

@@ -249,5 +249,6 @@ export async function filledSnapshot(path: string, turns: number): Promise<void>
   await run.fillTo(turns, (n) => process.stdout.write(`\r  filled ${n}`));
   run.snapshot(path);
   run.close();
+  rmSync(`${path}.fill`, { force: true });
   console.log('');
 }

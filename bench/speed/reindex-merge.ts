@@ -10,10 +10,10 @@
  * The store file is shared with import-steps.ts (same fill, same path by default).
  */
 import Database from 'better-sqlite3';
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import { reindexInSlices } from '../../src/lib/engine/store/fts-reindex-slices';
 import { cpuMs, cpuTimedDriver } from './cpu-timed';
-import { openNative } from './native';
+import { filledSnapshot } from './native';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,14 +24,7 @@ const path = arg('db', '/tmp/import-steps.db');
 const pagesList = arg('pages', '8,4,2').split(',').map(Number);
 const rounds = Number(arg('rounds', '1'));
 
-if (!existsSync(path)) {
-  const run = openNative({ path: `${path}.fill`, seed: 42, total: turns });
-  await run.fillTo(turns, (n) => process.stdout.write(`\r  filled ${n}`));
-  run.snapshot(path);
-  run.close();
-  rmSync(`${path}.fill`, { force: true });
-  console.log('');
-}
+await filledSnapshot(path, turns);
 
 const FTS = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
 
