@@ -51,9 +51,7 @@ describe('a compress pass cut short does not leave FTS5 automerge off', () => {
 describe('the database shrinks after compression and purge, in bounded steps', () => {
   it('gives the freed pages back at the end of the compress and purge passes: the file shrinks after purging', async () => {
     const t = await createTestEngine();
-    // Switched as the manual clean-up's VACUUM does (new databases stay as they were: see docs/decisions.md).
-    t.driver.exec('PRAGMA auto_vacuum = INCREMENTAL');
-    t.driver.exec('VACUUM');
+    // A new database is made in incremental auto-vacuum (store/migrate.ts).
     expect(isIncremental(t.driver)).toBe(true);
     const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
     // 400 days old: past both TTLs — compressed (candidates dropped), then deleted.
@@ -79,8 +77,6 @@ describe('the database shrinks after compression and purge, in bounded steps', (
 
   it('one step frees at most VACUUM_PAGES pages', async () => {
     const t = await createTestEngine();
-    t.driver.exec('PRAGMA auto_vacuum = INCREMENTAL');
-    t.driver.exec('VACUUM');
     const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
     insertBulky(t, project.id, 800, 1);
     t.driver.run('DELETE FROM episodes');
