@@ -33,6 +33,14 @@ import { compressWith, summaryCandidates } from './model-summaries';
 import { compressPass, decayPass, purgePass, restoreAutomerge, type Pass, type PassDeps } from './passes';
 import { LIFECYCLE_PHASES, type LifecyclePhase, type LifecycleRunResult, type LifecycleStatus, type PhaseReport, type PhaseState } from './types';
 
+/**
+ * Only the lifecycle benchmark defines this (bench/speed/vite.config.ts, `ENGRAM_BENCH_LIFECYCLE_SYNC=full`): its
+ * slices then commit at the connection's own level, so relaxedSync is measured against the same run without it.
+ * Undefined in the app and in the Node host: relaxedSync is on.
+ */
+declare const __ENGRAM_BENCH_LIFECYCLE_SYNC__: string | undefined;
+const RELAXED_SYNC = typeof __ENGRAM_BENCH_LIFECYCLE_SYNC__ === 'undefined' || __ENGRAM_BENCH_LIFECYCLE_SYNC__ !== 'full';
+
 const EVERY: Record<LifecyclePhase, number> = { decay: B.DECAY_EVERY_MS, compress: B.COMPRESS_EVERY_MS, purge: B.PURGE_EVERY_MS };
 const PASS: Record<LifecyclePhase, (d: PassDeps) => Pass> = { decay: decayPass, compress: compressPass, purge: purgePass };
 
@@ -86,7 +94,7 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
       driver,
       step: pass.step,
       budgetMs: LIFECYCLE_SLICE_MS,
-      relaxedSync: true,
+      relaxedSync: RELAXED_SYNC,
       onSlice: (ms, timing) => (sliceMs.push(ms), keepSlow(timing)),
       ...(signal ? { signal } : {}),
     });
