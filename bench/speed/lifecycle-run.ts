@@ -20,7 +20,7 @@ export async function runLifecycleBench(opts: { dist: string; cache: string; por
   const file = join(prefillDir, 'lifecycle-old.sqlite3');
   log(`writing ${opts.oldEpisodes.toLocaleString('en')} old episodes (native engine, a clock 100–500 days back)`);
   const old = await writeOldEpisodes(file, { seed: opts.seed, count: opts.oldEpisodes });
-  log(`  ${(old.bytes / 2 ** 20).toFixed(1)} MB; clean-up slices commit at ${process.env.ENGRAM_BENCH_LIFECYCLE_SYNC === 'full' ? 'FULL (relaxedSync off)' : 'NORMAL (relaxedSync)'}`);
+  log(`  ${(old.bytes / 2 ** 20).toFixed(1)} MB`);
   const profileDir = join(opts.cache, 'chromium-profile-lifecycle');
   rmSync(profileDir, { recursive: true, force: true });
   const context = await chromium.launchPersistentContext(profileDir, {
@@ -48,10 +48,9 @@ export async function runLifecycleBench(opts: { dist: string; cache: string; por
       oldEpisodes: opts.oldEpisodes,
       elapsedMs: Math.round(performance.now() - t0),
       notes: [
-        `clean-up slices committed at ${process.env.ENGRAM_BENCH_LIFECYCLE_SYNC === 'full' ? 'synchronous=FULL (ENGRAM_BENCH_LIFECYCLE_SYNC=full: relaxedSync off, for the side-by-side measurement)' : 'synchronous=NORMAL (relaxedSync, as the app does)'}`,
         'a fresh Chromium profile (fresh OPFS); the old project (episodes recorded by the same engine on native SQLite with its clock set 500 → 100 days back) imported into the OPFS pool before the DB worker opened it',
         'foreground: episode.record one at a time (two projects, 1–3 corpus candidates), an episode.query (project + scene type + corpus text) after every second write, a rules.list after every tenth; each a full round trip page → DB worker (Comlink) → engine → page, awaited one after another',
-        'clean-up: lifecycle.run {decay, compress, purge} — the call the jobs worker\'s lifecycle job makes — sent without waiting after half the writes, while the writes and retrievals go on; each phase runs in ~5 ms transactions (store/slices.ts, LIFECYCLE_SLICE_MS) committed without waiting for the disk (relaxedSync), ends by giving free pages back 32 a step (lifecycle/vacuum.ts), and reports its slices with the 5 slowest split into BEGIN / steps / COMMIT',
+        'clean-up: lifecycle.run {decay, compress, purge} — the call the jobs worker\'s lifecycle job makes — sent without waiting after half the writes, while the writes and retrievals go on; each phase runs in ~5 ms transactions (store/slices.ts, LIFECYCLE_SLICE_MS), ends by giving free pages back 32 a step (lifecycle/vacuum.ts), and reports its slices with the 5 slowest split into BEGIN / steps / COMMIT',
         'the longest waits are lined up with the foreground calls and the slow slices they overlapped (the page\'s and the worker\'s clocks: performance.timeOrigin + now())',
         'stall: stall.ts\'s probe (session.list every 5 ms) while the clean-up runs; "while cleaning" = foreground calls that started or ended while it ran',
         'no jobs worker in the harness page: nothing else runs a clean-up',

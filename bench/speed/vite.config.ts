@@ -20,9 +20,6 @@ export default defineConfig({
     reportCompressedSize: false,
     chunkSizeWarningLimit: 10_000,
   },
-  // issue 19: ENGRAM_BENCH_LIFECYCLE_SYNC=full builds the page with the clean-up's slices committed at the
-  // connection's synchronous=FULL (lifecycle/service.ts), to measure relaxedSync side by side.
-  define: { __ENGRAM_BENCH_LIFECYCLE_SYNC__: JSON.stringify(process.env.ENGRAM_BENCH_LIFECYCLE_SYNC === 'full' ? 'full' : 'relaxed') },
   worker: { format: 'es' },
   optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
 });

@@ -4,8 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../domain/clock';
-import type { SqlDriver } from '../store/driver';
-import { runInSlices } from '../store/slices';
 import { createTestEngine, expectOk, type TestEngine } from '../testing';
 import { createLedger } from './ledger';
 import { ACTIVE_EPISODES_PER_PROJECT } from '../../domain/lifecycle/budgets';
@@ -109,35 +107,6 @@ describe('the database shrinks after compression and purge, in bounded steps', (
     expect(res.state === 'done' && res.vacuumed).toBe(true);
     expect(isIncremental(t.driver)).toBe(true);
     expect(freePages(t.driver)).toBe(0);
-  });
-});
-
-describe("the clean-up's slices commit without waiting for the disk", () => {
-  const level = (d: SqlDriver) => Number(d.get<{ synchronous: number }>('PRAGMA synchronous')?.synchronous);
-
-  it('runs each lifecycle slice at synchronous=NORMAL and gives the connection its FULL back after each, also after a failure', async () => {
-    const t = await createTestEngine();
-    t.driver.exec('PRAGMA synchronous = FULL');
-    expect(level(t.driver)).toBe(2);
-    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
-    insertBulky(t, project.id, 60, 200);
-    // Every transaction the service opens, with the level it ran at; a foreground write in between sees FULL.
-    const seen: number[] = [];
-    const watched: SqlDriver = { ...t.driver, transaction: (fn) => (seen.push(level(t.driver)), t.driver.transaction(fn)) };
-    const service = createLifecycleService({ driver: watched, clock: t.clock, log: t.log });
-    const res = await service.run({ phases: ['decay', 'compress', 'purge'], vacuum: false });
-    expect(res.state).toBe('done');
-    const slices = res.state === 'done' ? res.phases.reduce((n, p) => n + p.slices, 0) : 0;
-    expect(seen.filter((l) => l === 1).length).toBe(slices);
-    expect(level(t.driver)).toBe(2);
-
-    // A slice that throws: the level is back all the same.
-    await expect(runInSlices({ driver: t.driver, relaxedSync: true, step: () => { throw new Error('disk I/O error'); } })).rejects.toThrow('disk I/O error');
-    expect(level(t.driver)).toBe(2);
-    // A connection already at NORMAL (the Node host's) stays there.
-    t.driver.exec('PRAGMA synchronous = NORMAL');
-    await runInSlices({ driver: t.driver, relaxedSync: true, step: () => false });
-    expect(level(t.driver)).toBe(1);
   });
 });
 

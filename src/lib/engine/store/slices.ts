@@ -23,29 +23,6 @@ export interface SliceOptions {
   onSlice?: (ms: number, timing: SliceTiming) => void;
   /** Checked between slices: stop early (the work resumes from what it recorded). */
   signal?: AbortSignal;
-  /**
-   * Commit the slices without waiting for the disk (synchronous=NORMAL for the slice, the connection's own
-   * level back right after). For work that redoes itself from what is stored if its last slices are lost:
-   * WAL keeps every commit atomic and in order, a closed tab or a killed worker loses nothing (the writes
-   * reached the file); only a power cut or an OS crash may drop the last unsynced slices, until the next
-   * synced commit (any foreground write) makes them durable too. See relaxedSync's note in the lifecycle.
-   */
-  relaxedSync?: boolean;
-}
-
-/** SQLite's synchronous levels: NORMAL = 1, FULL = 2, EXTRA = 3. */
-const SYNC_NORMAL = 1;
-
-/** Runs `fn` with synchronous=NORMAL when the connection syncs harder, and its level back afterwards. */
-function withRelaxedSync<T>(driver: SqlDriver, fn: () => T): T {
-  const level = Number(driver.get<{ synchronous: number }>('PRAGMA synchronous')?.synchronous ?? SYNC_NORMAL);
-  if (level <= SYNC_NORMAL) return fn();
-  driver.exec(`PRAGMA synchronous = ${SYNC_NORMAL}`);
-  try {
-    return fn();
-  } finally {
-    driver.exec(`PRAGMA synchronous = ${Math.trunc(level)}`);
-  }
 }
 
 export const SLICE_BUDGET_MS = 20;
@@ -93,7 +70,7 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
       } while (going && last - t0 < budget);
       return going;
     });
-    more = opts.relaxedSync ? withRelaxedSync(opts.driver, slice) : slice();
+    more = slice();
     slices++;
     const end = now();
     const origin = typeof performance === 'undefined' ? 0 : performance.timeOrigin;
