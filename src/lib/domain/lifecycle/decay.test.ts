@@ -77,3 +77,32 @@ describe('003 decay: min(1, e^(−0.1·ageDays) · (1 + 0.2·recallCount) · (1 
     expect(recallWeight('evict', 0.05)).toBe(0);
   });
 });
+
+/**
+ * Issue 19: why a compressed episode is deleted for its score long before the 365-day TTL (docs/decisions.md,
+ * "compressed episodes and the 365-day TTL"). Compressed episodes are never recalled (below 0.3 out of recall, and
+ * recall reads only uncompressed rows), so nothing restarts their age: the score only falls, by e^−0.1 a day.
+ */
+describe('the tiers after compression: < 0.1 comes before the 365-day TTL', () => {
+  it('anything below 0.3 (out of recall, so never recalled again) is below 0.1 within 10·ln 3 ≈ 11 days', () => {
+    fc.assert(
+      fc.property(memory, fc.double({ min: 0, max: 1000, noNaN: true }), (m, past) => {
+        // Recalled (or made) long enough ago to have fallen to 0.3 or below: 10·ln(boost / 0.3) days, and more.
+        const boost = (1 + 0.2 * m.recallCount) * (1 + 0.3 * m.importance);
+        const e = { ...at({ ...m, ageDays: 10 * Math.log(boost / 0.3) + past }) };
+        expect(decayScore(e, NOW)).toBeLessThanOrEqual(0.3 + 1e-9);
+        expect(decayScore(e, NOW + 11 * DAY_MS)).toBeLessThan(0.1);
+      }),
+    );
+  });
+
+  it('compressed by the 180-day TTL while still active, it falls below 0.1 well before day 365, even after a million recalls', () => {
+    const created = NOW - 365 * DAY_MS;
+    // Recalled a million times, the last time on the day the 180-day TTL compressed it, importance 1.
+    const e = { createdAt: created, lastRecalledAt: created + 180 * DAY_MS, recallCount: 1_000_000, importance: 1 };
+    expect(decayScore(e, created + 180 * DAY_MS)).toBe(1);
+    expect(decayScore(e, NOW)).toBeLessThan(0.1);
+    // The TTL would come first only with a boost of 0.1·e^18.5 ≈ 1.1e7, i.e. ~4e7 recalls.
+    expect(decayScore({ ...e, recallCount: 5e7 }, NOW)).toBeGreaterThanOrEqual(0.1);
+  });
+});

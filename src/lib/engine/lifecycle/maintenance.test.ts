@@ -4,8 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../domain/clock';
-import type { SqlDriver } from '../store/driver';
-import { runInSlices } from '../store/slices';
 import { createTestEngine, expectOk, type TestEngine } from '../testing';
 import { createLedger } from './ledger';
 import { ACTIVE_EPISODES_PER_PROJECT } from '../../domain/lifecycle/budgets';
@@ -51,9 +49,7 @@ describe('a compress pass cut short does not leave FTS5 automerge off', () => {
 describe('the database shrinks after compression and purge, in bounded steps', () => {
   it('gives the freed pages back at the end of the compress and purge passes: the file shrinks after purging', async () => {
     const t = await createTestEngine();
-    // Switched as the manual clean-up's VACUUM does (new databases stay as they were: see docs/decisions.md).
-    t.driver.exec('PRAGMA auto_vacuum = INCREMENTAL');
-    t.driver.exec('VACUUM');
+    // A new database is made in incremental auto-vacuum (store/migrate.ts).
     expect(isIncremental(t.driver)).toBe(true);
     const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
     // 400 days old: past both TTLs — compressed (candidates dropped), then deleted.
@@ -79,8 +75,6 @@ describe('the database shrinks after compression and purge, in bounded steps', (
 
   it('one step frees at most VACUUM_PAGES pages', async () => {
     const t = await createTestEngine();
-    t.driver.exec('PRAGMA auto_vacuum = INCREMENTAL');
-    t.driver.exec('VACUUM');
     const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
     insertBulky(t, project.id, 800, 1);
     t.driver.run('DELETE FROM episodes');
@@ -113,35 +107,6 @@ describe('the database shrinks after compression and purge, in bounded steps', (
     expect(res.state === 'done' && res.vacuumed).toBe(true);
     expect(isIncremental(t.driver)).toBe(true);
     expect(freePages(t.driver)).toBe(0);
-  });
-});
-
-describe("the clean-up's slices commit without waiting for the disk", () => {
-  const level = (d: SqlDriver) => Number(d.get<{ synchronous: number }>('PRAGMA synchronous')?.synchronous);
-
-  it('runs each lifecycle slice at synchronous=NORMAL and gives the connection its FULL back after each, also after a failure', async () => {
-    const t = await createTestEngine();
-    t.driver.exec('PRAGMA synchronous = FULL');
-    expect(level(t.driver)).toBe(2);
-    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
-    insertBulky(t, project.id, 60, 200);
-    // Every transaction the service opens, with the level it ran at; a foreground write in between sees FULL.
-    const seen: number[] = [];
-    const watched: SqlDriver = { ...t.driver, transaction: (fn) => (seen.push(level(t.driver)), t.driver.transaction(fn)) };
-    const service = createLifecycleService({ driver: watched, clock: t.clock, log: t.log });
-    const res = await service.run({ phases: ['decay', 'compress', 'purge'], vacuum: false });
-    expect(res.state).toBe('done');
-    const slices = res.state === 'done' ? res.phases.reduce((n, p) => n + p.slices, 0) : 0;
-    expect(seen.filter((l) => l === 1).length).toBe(slices);
-    expect(level(t.driver)).toBe(2);
-
-    // A slice that throws: the level is back all the same.
-    await expect(runInSlices({ driver: t.driver, relaxedSync: true, step: () => { throw new Error('disk I/O error'); } })).rejects.toThrow('disk I/O error');
-    expect(level(t.driver)).toBe(2);
-    // A connection already at NORMAL (the Node host's) stays there.
-    t.driver.exec('PRAGMA synchronous = NORMAL');
-    await runInSlices({ driver: t.driver, relaxedSync: true, step: () => false });
-    expect(level(t.driver)).toBe(1);
   });
 });
 

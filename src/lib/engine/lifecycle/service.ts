@@ -20,14 +20,6 @@ const SLOW_SLICES_KEPT = 5;
  * not (single slices of 30–50 ms whatever the budget), and the whole clean-up takes about twice as long at 5 ms.
  */
 export const LIFECYCLE_SLICE_MS = 5;
-/*
- * relaxedSync (store/slices.ts): a slice's COMMIT does not wait for the disk. With synchronous=FULL every COMMIT
- * flushed the WAL (the sahpool VFS's xSync is a FileSystemSyncAccessHandle flush), and the slowest slices were
- * COMMITs, not steps: on a busy machine, 40–320 ms COMMITs behind 5–20 ms of steps (bench:speed --lifecycle's
- * slowest-slice split). At NORMAL, COMMITs of 100–260 ms still showed at load 21–23: a WAL auto-checkpoint
- * (it flushes at any level) or the load itself — not settled. A pass redoes from what is stored whatever a power cut may drop; a closed tab or a killed
- * worker loses nothing (the writes reached the file), and the next foreground COMMIT's flush makes them durable.
- */
 import { createLedger } from './ledger';
 import { compressWith, summaryCandidates } from './model-summaries';
 import { compressPass, decayPass, purgePass, restoreAutomerge, type Pass, type PassDeps } from './passes';
@@ -86,7 +78,6 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
       driver,
       step: pass.step,
       budgetMs: LIFECYCLE_SLICE_MS,
-      relaxedSync: true,
       onSlice: (ms, timing) => (sliceMs.push(ms), keepSlow(timing)),
       ...(signal ? { signal } : {}),
     });

@@ -1,13 +1,13 @@
 /**
  * Giving freed pages back in bounded steps (issue 19: "the database visibly shrinks after compression and
- * purge"). A database uses SQLite's incremental auto-vacuum from its first manual "clean now"
- * (its VACUUM). Each step
+ * purge"). A database is made in SQLite's incremental auto-vacuum (store/migrate.ts); one made before that
+ * switches at its first manual "clean now" (its VACUUM). Each step
  * moves at most VACUUM_PAGES pages off the free list and truncates the file by as much: a slice's worth of
  * work, never a whole-file rewrite. On a database without incremental auto-vacuum a step does nothing.
  */
 import type { SqlDriver } from '../store/driver';
 
-/** Pages one step gives back (4 KiB each: 128 KiB). */
+/** Pages one step gives back (8 KiB pages in the browser: 256 KiB). */
 export const VACUUM_PAGES = 32;
 
 /** SQLite's `auto_vacuum` value for INCREMENTAL. */

@@ -42,6 +42,9 @@ export function currentVersion(driver: SqlDriver): number {
  * so the database stays at the last good version, and MIGRATION_FAILED names the file.
  */
 export function migrate(driver: SqlDriver, migrations: readonly Migration[], now: () => number): MigrationReport {
+  // A brand-new database gives freed pages back in bounded steps (lifecycle/vacuum.ts): SQLite takes this only
+  // before the first table exists. An older database switches at its next full VACUUM ("clean now").
+  if (!driver.get('SELECT 1 FROM sqlite_schema LIMIT 1')) driver.exec('PRAGMA auto_vacuum = INCREMENTAL');
   const from = currentVersion(driver);
   const latest = migrations.at(-1)?.version ?? 0;
   if (from > latest) {

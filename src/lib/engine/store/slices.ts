@@ -24,14 +24,6 @@ export interface SliceOptions {
   /** Checked between slices: stop early (the work resumes from what it recorded). */
   signal?: AbortSignal;
   /**
-   * Commit the slices without waiting for the disk (synchronous=NORMAL for the slice, the connection's own
-   * level back right after). For work that redoes itself from what is stored if its last slices are lost:
-   * WAL keeps every commit atomic and in order, a closed tab or a killed worker loses nothing (the writes
-   * reached the file); only a power cut or an OS crash may drop the last unsynced slices, until the next
-   * synced commit (any foreground write) makes them durable too. See relaxedSync's note in the lifecycle.
-   */
-  relaxedSync?: boolean;
-  /**
    * The budget covers the COMMIT too: the steps stop early by the share the COMMIT took in the slices before
    * (issue 16: an import's slices wrote their full-text rows at the COMMIT, FTS5 flushing its pending terms
    * there — 5–20 ms on top of a 20 ms slice natively, ~70 ms waits in the browser). Off: the budget is the steps'.
@@ -41,21 +33,6 @@ export interface SliceOptions {
 
 /** The most the COMMIT's share may shorten a slice's steps (a slow COMMIT once must not starve the work). */
 const MAX_COMMIT_RATIO = 3;
-
-/** SQLite's synchronous levels: NORMAL = 1, FULL = 2, EXTRA = 3. */
-const SYNC_NORMAL = 1;
-
-/** Runs `fn` with synchronous=NORMAL when the connection syncs harder, and its level back afterwards. */
-function withRelaxedSync<T>(driver: SqlDriver, fn: () => T): T {
-  const level = Number(driver.get<{ synchronous: number }>('PRAGMA synchronous')?.synchronous ?? SYNC_NORMAL);
-  if (level <= SYNC_NORMAL) return fn();
-  driver.exec(`PRAGMA synchronous = ${SYNC_NORMAL}`);
-  try {
-    return fn();
-  } finally {
-    driver.exec(`PRAGMA synchronous = ${Math.trunc(level)}`);
-  }
-}
 
 export const SLICE_BUDGET_MS = 20;
 
@@ -104,7 +81,7 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
       } while (going && (last - t0) * (1 + commitRatio) < budget);
       return going;
     });
-    more = opts.relaxedSync ? withRelaxedSync(opts.driver, slice) : slice();
+    more = slice();
     slices++;
     const end = now();
     if (opts.budgetCoversCommit && last > t0) commitRatio = Math.min(MAX_COMMIT_RATIO, (commitRatio + (end - last) / (last - t0)) / 2);
