@@ -25,7 +25,6 @@ export interface DbWorkerApi {
 
 /** The object db.worker.ts exposes over Comlink. */
 export function createDbWorkerApi(): DbWorkerApi {
-  // Set by the worker's entry when it first runs (workers/db.worker.ts); here where there is no such entry.
   markStartup('worker-start');
   const log = consoleLogger('db');
   let host: DbHost | null = null;
