@@ -105,7 +105,8 @@ describe('database file', () => {
     const error = await refusal(t, new Blob([bytes]));
     printed.mockRestore();
     expect(error.code).toBe('INVALID_ARGUMENT');
-    expect(error.message).toMatch(/damaged|integrity check found/);
+    expect(error.message).toMatch(/damaged beyond reading|integrity check found/);
+    expect(error.message).not.toMatch(/not an SQLite database/);
     expect(error.message).toMatch(/Nothing was changed\.$/);
   });
 

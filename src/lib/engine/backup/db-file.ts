@@ -130,7 +130,8 @@ function inspect(copy: SqlDriver, live: SqlDriver, access: DbFileAccess, now: ()
   try {
     problems = copy.all<{ integrity_check: string }>('PRAGMA integrity_check').map((r) => r.integrity_check).filter((m) => m !== 'ok');
   } catch {
-    throw invalid('this is not an SQLite database (or it is damaged beyond reading)');
+    // The header said SQLite (checked before the copy was opened): a file the check itself cannot read is damaged.
+    throw invalid('the database is damaged beyond reading');
   }
   const fk = copy.all('PRAGMA foreign_key_check').length;
   if (fk > 0) problems.push(`foreign_key_check: ${fk} row(s) refer to rows that do not exist`);
