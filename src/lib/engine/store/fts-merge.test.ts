@@ -4,8 +4,8 @@ import { fillEveryTable } from '../backup/test-fill';
 import { createEngine } from '../engine';
 import { expectOk } from '../testing';
 import type { SqlDriver } from './driver';
-import { automergeOff, FTS_AUTOMERGE_DEFAULT, storedAutomerge, type FtsTable } from './fts-merge';
-import { MERGE_EVERY, reindexInSlices } from './fts-reindex-slices';
+import { automergeOff, FTS_AUTOMERGE_DEFAULT, MERGE_EVERY_STEPS, storedAutomerge, type FtsTable } from './fts-merge';
+import { reindexInSlices } from './fts-reindex-slices';
 import { migrations } from './migrations';
 
 /**
@@ -69,7 +69,7 @@ describe('reindex with FTS5 merging in bounded steps (issue 16)', () => {
     }
     // Off while rows were rewritten (every slice but the last), merged along the way and at the end, then FTS5's default.
     for (const s of slices.slice(0, -1)) expect(s.automerge.some((v) => v === 0)).toBe(true);
-    expect(slices.reduce((n, s) => n + s.merges, 0)).toBeGreaterThanOrEqual(Math.floor(report.messages / BATCH / MERGE_EVERY));
+    expect(slices.reduce((n, s) => n + s.merges, 0)).toBeGreaterThanOrEqual(Math.floor(report.messages / BATCH / MERGE_EVERY_STEPS));
     expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_DEFAULT));
     // The same index as before: every term in the same documents as often.
     expect(ftsDigest(t.driver)).toEqual(before);

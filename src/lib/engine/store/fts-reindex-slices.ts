@@ -5,7 +5,7 @@ import { EPISODE_FTS_INSERT, MEMORY_FTS_INSERT, MESSAGE_FTS_INSERT, episodeFtsCo
 import { keptText } from '../../domain/episodes/summary';
 import { SEGMENTER_META_KEY, type ReindexReport } from './fts-reindex';
 import { toMemory, type MemoryRow } from './memory-rows';
-import { automergeOff, automergeOn, mergeStep, type FtsTable } from './fts-merge';
+import { automergeOff, automergeOn, MERGE_EVERY_STEPS, mergeStep, type FtsTable } from './fts-merge';
 import { runInSlices } from './slices';
 
 /**
@@ -16,7 +16,7 @@ import { runInSlices } from './slices';
  *
  * Rewriting every row makes FTS5 merge segments at the COMMITs ("automerge"), for seconds at a time on a large
  * store (3,177 ms at a million turns): automerge is off while the pass runs (fts-merge.ts), a bounded merge runs
- * every MERGE_EVERY steps (REINDEX_MERGE_PAGES pages), and at the end each index is merged a bounded piece per step until nothing is left,
+ * every MERGE_EVERY_STEPS steps (REINDEX_MERGE_PAGES pages), and at the end each index is merged a bounded piece per step until nothing is left,
  * then automerge is set back. The engine sets it back at open if the pass was cut short.
  *
  *   rows (automerge off, a bounded merge now and then) ─▶ merge each index to the end ─▶ automerge on
@@ -77,8 +77,6 @@ const STEPS: readonly Step[] = [
   },
 ];
 
-/** Steps between two bounded merges while rows are rewritten: each slice's COMMIT adds a segment per index. */
-export const MERGE_EVERY = 4;
 /**
  * Pages one of the reindex's bounded merges writes. Compared natively at 100,000 turns (bench/speed/reindex-merge.ts,
  * CPU time, one loaded run each): 4 pages — longest merge 9.0 ms, longest slice 30.2 ms, 25 slices over 20 ms;
@@ -132,7 +130,7 @@ export async function reindexInSlices(
         return false;
       }
       // Meanwhile, a bounded merge of the index being rewritten keeps its segments from piling up.
-      if (++steps % MERGE_EVERY === 0) {
+      if (++steps % MERGE_EVERY_STEPS === 0) {
         mergeStep(driver, ftsOf(s), opts.mergePages ?? REINDEX_MERGE_PAGES);
         return true;
       }

@@ -68,7 +68,7 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     let last = began;
     let steps = 0;
     let slowest = 0;
-    const slice = () => opts.driver.transaction(() => {
+    more = opts.driver.transaction(() => {
       t0 = now();
       last = t0;
       let going = true;
@@ -81,7 +81,6 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
       } while (going && (last - t0) * (1 + commitRatio) < budget);
       return going;
     });
-    more = slice();
     slices++;
     const end = now();
     if (opts.budgetCoversCommit && last > t0) commitRatio = Math.min(MAX_COMMIT_RATIO, (commitRatio + (end - last) / (last - t0)) / 2);
