@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_FILE_CHARS, MAX_FILES, TEXT } from './limits';
-import { rowsSchema, type Row, type TableSpec } from './table-spec';
+import { lazyShape, rowsSchema, type Row, type TableSpec } from './table-spec';
 import { TABLES, type TableName } from './tables';
 
 /**
@@ -40,7 +40,9 @@ export const exportAppSchema = z.strictObject({
   schemaVersion: z.number().int().min(0),
 });
 
-const tableShape = Object.fromEntries(TABLES.map((t) => [t.name, rowsSchema(t as unknown as TableSpec)])) as unknown as Record<
+// Built on first use (issue 16, cold start): a getter per table.
+const tableSpecs = new Map(TABLES.map((t) => [t.name as string, t as unknown as TableSpec]));
+const tableShape = lazyShape([...tableSpecs.keys()], (name) => rowsSchema(tableSpecs.get(name) as TableSpec)) as unknown as Record<
   TableName,
   ReturnType<typeof rowsSchema>
 >;

@@ -52,12 +52,19 @@ export function defineTable<const N extends string, const C extends Record<strin
   return t;
 }
 
-/** The strict zod object for one row of `t`, built from its column specs. */
+/**
+ * The strict zod object for one row of `t`, built from its column specs. The shape's entries are getters, so
+ * the columns' schemas are built when the row schema is first used (zod reads a getter shape lazily), not here.
+ */
 export function rowSchema<C extends Record<string, ColumnSpec>>(t: TableSpec<C>) {
-  const shape = Object.fromEntries(Object.entries(t.columns).map(([name, c]) => [name, c.schema])) as {
-    [K in keyof C]: C[K]['schema'];
-  };
-  return z.strictObject(shape);
+  return z.strictObject(lazyShape(Object.keys(t.columns), (name) => (t.columns[name] as ColumnSpec).schema) as { [K in keyof C]: C[K]['schema'] });
+}
+
+/** `{ [key]: make(key) }` with each value made on first read (enumerable getters, as zod's lazy shapes are). */
+export function lazyShape<T>(keys: readonly string[], make: (key: string) => T): Record<string, T> {
+  const shape: Record<string, T> = {};
+  for (const key of keys) Object.defineProperty(shape, key, { enumerable: true, configurable: true, get: () => make(key) });
+  return shape;
 }
 
 /** The rows of `t` in a file: an array, absent = none (an older file may predate the table). */

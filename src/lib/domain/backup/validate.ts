@@ -36,7 +36,18 @@ const skeleton = z.strictObject({
   files: z.array(z.unknown()).max(MAX_FILES).default([]),
 });
 
-const rowSchemas = new Map(TABLES.map((t) => [t.name, rowSchema(t as unknown as TableSpec)]));
+// Each table's row schema is built the first time a row of it is checked (issue 16, cold start).
+const rowSchemas = new Map<TableName, z.ZodType<Row>>();
+const rowSchemaOf = (table: TableName): z.ZodType<Row> | undefined => {
+  let schema = rowSchemas.get(table);
+  if (!schema) {
+    const spec = TABLES.find((t) => t.name === table);
+    if (!spec) return undefined;
+    schema = rowSchema(spec as unknown as TableSpec) as unknown as z.ZodType<Row>;
+    rowSchemas.set(table, schema);
+  }
+  return schema;
+};
 
 export interface ValidatedExport {
   file: EngramExport;
@@ -46,7 +57,7 @@ export interface ValidatedExport {
 
 /** One row of a table, against its schema; the error names it, e.g. `tables.memories[3].confidence`. */
 export function validateRow(table: TableName, index: number, raw: unknown): Row {
-  const res = (rowSchemas.get(table) as z.ZodType<Row>).safeParse(raw);
+  const res = (rowSchemaOf(table) as z.ZodType<Row>).safeParse(raw);
   if (!res.success) throw nothingImported(invalidArgument(res.error, `tables.${table}[${index}]`));
   return res.data;
 }

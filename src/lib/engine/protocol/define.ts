@@ -61,3 +61,32 @@ export interface TwoStep<W, O> {
   /** `then` writes too (in transactions of its own): announce a change again when it is done. */
   announceAfter?: boolean;
 }
+
+/** An object of entries where a thunk stands for the value it returns (see `lazyEntries`). */
+export type LazyEntries<T> = { readonly [K in keyof T]: T[K] extends () => infer R ? R : T[K] };
+
+/**
+ * The same keys, each thunk run on the first read of its key and its value kept from then on (issue 16, cold start:
+ * the contract's 130 calls' zod schemas were all built at module load). Keys stay enumerable and own (`Object.keys`,
+ * `Object.hasOwn`); a value that is not a function is kept as it is.
+ */
+export function lazyEntries<T extends Record<string, CallSpec | (() => CallSpec)>>(entries: T): LazyEntries<T> & { readonly [K in keyof T]: CallSpec } {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entries)) {
+    if (typeof value !== 'function') {
+      out[key] = value;
+      continue;
+    }
+    Object.defineProperty(out, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const built: unknown = (value as () => unknown)();
+        Object.defineProperty(out, key, { value: built, enumerable: true, configurable: false, writable: false });
+        return built;
+      },
+    });
+  }
+  // The second half keeps `Contract[M]['input']` usable for a generic M (a conditional type alone stays deferred).
+  return out as LazyEntries<T> & { readonly [K in keyof T]: CallSpec };
+}
