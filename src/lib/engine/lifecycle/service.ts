@@ -7,6 +7,7 @@
 import { EngineError } from '../../domain/errors';
 import * as B from '../../domain/lifecycle/budgets';
 import type { EngineEnv } from '../env';
+import { slowTransactionsSince } from '../store/io-counters';
 import { runInSlices, type SliceTiming } from '../store/slices';
 
 /** Slowest slices a phase report keeps, split into BEGIN / steps / COMMIT. */
@@ -148,6 +149,7 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
       restore();
       const reports: PhaseReport[] = [];
       let current: LifecyclePhase = opts.phases[0] ?? 'decay';
+      const startedAt = (typeof performance === 'undefined' ? 0 : performance.timeOrigin) + performance.now();
       try {
         const bytesBefore = bytes();
         for (const phase of LIFECYCLE_PHASES.filter((p) => opts.phases.includes(p))) {
@@ -162,7 +164,8 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
           driver.exec('VACUUM');
           vacuumed = true;
         }
-        return { state: 'done', phases: reports, bytesBefore, bytesAfter: bytes(), vacuumed };
+        const slowTransactions = slowTransactionsSince(startedAt);
+        return { state: 'done', phases: reports, bytesBefore, bytesAfter: bytes(), vacuumed, ...(slowTransactions.length ? { slowTransactions } : {}) };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         recordFailure(current, message);

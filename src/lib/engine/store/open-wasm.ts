@@ -5,6 +5,7 @@ import type { SqlDriver } from './driver';
 import { EngineError } from '../../domain/errors';
 import { BUSY_OPEN, openWhileBusy } from './open-retry';
 import { installOpfsFaultProbe, translateStorageFault } from './opfs-faults';
+import { installIoCounters } from './io-counters';
 import { openImage, readDatabaseImage, refuseWrites, translateReadOnly } from './opfs-read-only';
 import { classifySqliteError } from './sqlite-errors';
 import { createSqliteWasmDriver } from './sqlite-wasm-driver';
@@ -119,6 +120,8 @@ export async function openWasmDatabase(opts: OpenOptions): Promise<OpenedDatabas
   if (!opts.persistent) return inMemory(sqlite3, 'guest');
   // Before any handle is made: an OPFS write that fails for want of quota is then told apart from an I/O error.
   installOpfsFaultProbe();
+  // Counts (never contents) of the handle's writes and flushes: what a slow COMMIT was made of (lifecycle reports).
+  installIoCounters();
   const outcome = await openWhileBusy({
     attempt: () => openOpfs(sqlite3),
     isBusy: (message) => BUSY_OPEN.test(message),

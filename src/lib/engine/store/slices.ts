@@ -1,4 +1,5 @@
 import type { SqlDriver } from './driver';
+import { ioDelta, ioSnapshot, type IoCounts } from './io-counters';
 
 /**
  * Long work in short transactions (issue 16: no background job may stall the page over 50 ms). The work is a
@@ -49,6 +50,9 @@ export interface SliceTiming {
   stepsMs: number;
   slowestStepMs: number;
   commitMs: number;
+  /** The file I/O of the steps (a page cache spill) and of the COMMIT, where counted (store/io-counters.ts: OPFS). */
+  stepsIo?: IoCounts;
+  commitIo?: IoCounts;
 }
 
 /** Lets queued messages (other calls) run: a macrotask, not a microtask. */
@@ -68,6 +72,8 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     let last = began;
     let steps = 0;
     let slowest = 0;
+    const io0 = ioSnapshot();
+    let io1: IoCounts | null = null;
     more = opts.driver.transaction(() => {
       t0 = now();
       last = t0;
@@ -79,13 +85,16 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
         if (t - last > slowest) slowest = t - last;
         last = t;
       } while (going && (last - t0) * (1 + commitRatio) < budget);
+      io1 = ioSnapshot();
       return going;
     });
     slices++;
     const end = now();
     if (opts.budgetCoversCommit && last > t0) commitRatio = Math.min(MAX_COMMIT_RATIO, (commitRatio + (end - last) / (last - t0)) / 2);
     const origin = typeof performance === 'undefined' ? 0 : performance.timeOrigin;
-    opts.onSlice?.(end - began, { at: origin + began, ms: end - began, beginMs: t0 - began, steps, stepsMs: last - t0, slowestStepMs: slowest, commitMs: end - last });
+    const io2 = ioSnapshot();
+    const io = io0 && io1 && io2 ? { stepsIo: ioDelta(io0, io1), commitIo: ioDelta(io1, io2) } : {};
+    opts.onSlice?.(end - began, { at: origin + began, ms: end - began, beginMs: t0 - began, steps, stepsMs: last - t0, slowestStepMs: slowest, commitMs: end - last, ...io });
     if (more) await yieldToQueue();
   }
   return slices;
