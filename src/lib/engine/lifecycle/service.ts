@@ -21,6 +21,11 @@ const SLOW_SLICES_KEPT = 5;
  * not (single slices of 30–50 ms whatever the budget), and the whole clean-up takes about twice as long at 5 ms.
  */
 export const LIFECYCLE_SLICE_MS = 5;
+/**
+ * Pages a clean-up slice may write (store/slices.ts's pageBudget): 512 KiB of 8 KiB pages. The lifecycle benchmark's
+ * slowest COMMITs without it were purge and compress slices writing 300–430 pages (53–81 ms of writes).
+ */
+export const LIFECYCLE_PAGE_BUDGET = 64;
 import { createLedger } from './ledger';
 import { compressWith, summaryCandidates } from './model-summaries';
 import { compressPass, decayPass, purgePass, restoreAutomerge, type Pass, type PassDeps } from './passes';
@@ -79,6 +84,7 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
       driver,
       step: pass.step,
       budgetMs: LIFECYCLE_SLICE_MS,
+      pageBudget: LIFECYCLE_PAGE_BUDGET,
       onSlice: (ms, timing) => (sliceMs.push(ms), keepSlow(timing)),
       ...(signal ? { signal } : {}),
     });

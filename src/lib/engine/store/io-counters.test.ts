@@ -35,7 +35,7 @@ describe('OPFS I/O counters (issue 19: what a slow COMMIT is made of)', () => {
     h.write(new Uint8Array(100));
     h.flush();
     expect(() => h.truncate(0)).toThrow('NoModificationAllowedError');
-    expect(ioDelta(before, ioSnapshot()!)).toEqual({ writes: 2, writeBytes: 8292, writeMs: 2, flushes: 1, flushMs: 5, truncates: 1, truncateMs: 2 });
+    expect(ioDelta(before, ioSnapshot()!)).toEqual({ writes: 2, pageWrites: 1, writeBytes: 8292, writeMs: 2, flushes: 1, flushMs: 5, truncates: 1, truncateMs: 2 });
     // Installing twice does not count twice.
     expect(installIoCounters(scope as never, () => clock.t)).toBe(true);
     const b2 = ioSnapshot()!;

@@ -8,6 +8,8 @@
  */
 export interface IoCounts {
   writes: number;
+  /** Writes of a page or more (≥ 512 bytes): a WAL frame's page, or a page a checkpoint copies; not the 24-byte frame headers. */
+  pageWrites: number;
   writeBytes: number;
   writeMs: number;
   flushes: number;
@@ -16,9 +18,12 @@ export interface IoCounts {
   truncateMs: number;
 }
 
-const zero = (): IoCounts => ({ writes: 0, writeBytes: 0, writeMs: 0, flushes: 0, flushMs: 0, truncates: 0, truncateMs: 0 });
+const zero = (): IoCounts => ({ writes: 0, pageWrites: 0, writeBytes: 0, writeMs: 0, flushes: 0, flushMs: 0, truncates: 0, truncateMs: 0 });
 
 let counts: IoCounts | null = null;
+
+/** SQLite's smallest page size: a write this large or larger is a page. */
+const PAGE_WRITE_BYTES = 512;
 
 /** The counters so far (a copy), or null where they were not installed (Node, an in-memory database). */
 export function ioSnapshot(): IoCounts | null {
@@ -30,6 +35,7 @@ export function ioDelta(a: IoCounts, b: IoCounts): IoCounts {
   const t = (x: number) => Math.round(x * 10) / 10;
   return {
     writes: b.writes - a.writes,
+    pageWrites: b.pageWrites - a.pageWrites,
     writeBytes: b.writeBytes - a.writeBytes,
     writeMs: t(b.writeMs - a.writeMs),
     flushes: b.flushes - a.flushes,
@@ -62,6 +68,7 @@ export function installIoCounters(scope: { FileSystemSyncAccessHandle?: { protot
       return write.call(this, buffer, opts);
     } finally {
       c.writes++;
+      if (buffer.byteLength >= PAGE_WRITE_BYTES) c.pageWrites++;
       c.writeBytes += buffer.byteLength;
       c.writeMs += now() - t;
     }
