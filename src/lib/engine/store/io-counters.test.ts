@@ -82,3 +82,16 @@ describe('OPFS I/O counters (issue 19: what a slow COMMIT is made of)', () => {
     expect(timings[0]!.commitIo).toMatchObject({ writes: 3, flushes: 1 });
   });
 });
+
+describe('slow transactions are told as a clean-up slice or a foreground write', () => {
+  it("a slice's transaction is marked as the slice's, a write outside a slice as the foreground's", async () => {
+    const clock = { t: 0 };
+    const scope = fakeScope(clock, { write: SLOW_TRANSACTION_MS, flush: 0, truncate: 0 });
+    installIoCounters(scope as never, () => clock.t);
+    const h = new scope.FileSystemSyncAccessHandle();
+    const driver = { transaction: <T>(fn: () => T): T => countedTransaction(fn, () => clock.t) } as unknown as SqlDriver;
+    await runInSlices({ driver, budgetMs: 1, now: () => clock.t, step: () => (h.write(new Uint8Array(8192)), false) });
+    driver.transaction(() => h.write(new Uint8Array(8192)));
+    expect(slowTransactionsSince(0).map((t) => t.slice)).toEqual([true, false]);
+  });
+});

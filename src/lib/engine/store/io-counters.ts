@@ -98,6 +98,7 @@ export function installIoCounters(scope: { FileSystemSyncAccessHandle?: { protot
 /** Tests only: forget the counters (the wrapped prototype of a test's fake scope is thrown away with it). */
 export function resetIoCountersForTests(): void {
   counts = null;
+  slow.length = 0;
 }
 
 /** A write transaction (any: a foreground call's or a slice's) that took SLOW_TRANSACTION_MS or more, and its I/O. */
@@ -106,6 +107,14 @@ export interface SlowTransaction {
   at: number;
   ms: number;
   io: IoCounts;
+  /** A background slice's (store/slices.ts), or else a foreground call's write. */
+  slice: boolean;
+}
+
+let inSlice = false;
+/** Set by the slice runner around its transactions, so a slow transaction is told as a slice's or a foreground write's. */
+export function markSlice(on: boolean): void {
+  inSlice = on;
 }
 
 export const SLOW_TRANSACTION_MS = 20;
@@ -117,13 +126,14 @@ export function countedTransaction<T>(run: () => T, now: () => number = () => pe
   const before = ioSnapshot();
   if (!before) return run();
   const t0 = now();
+  const slice = inSlice;
   try {
     return run();
   } finally {
     const ms = now() - t0;
     const after = ioSnapshot();
     if (ms >= SLOW_TRANSACTION_MS && after) {
-      slow.push({ at: (typeof performance === 'undefined' ? 0 : performance.timeOrigin) + t0, ms: Math.round(ms * 10) / 10, io: ioDelta(before, after) });
+      slow.push({ at: (typeof performance === 'undefined' ? 0 : performance.timeOrigin) + t0, ms: Math.round(ms * 10) / 10, io: ioDelta(before, after), slice });
       if (slow.length > SLOW_KEPT) slow.shift();
     }
   }

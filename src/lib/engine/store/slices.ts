@@ -1,5 +1,5 @@
 import type { SqlDriver } from './driver';
-import { ioDelta, ioSnapshot, type IoCounts } from './io-counters';
+import { ioDelta, ioSnapshot, markSlice, type IoCounts } from './io-counters';
 
 /**
  * Long work in short transactions (issue 16: no background job may stall the page over 50 ms). The work is a
@@ -89,20 +89,25 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     const pages0 = opts.pageBudget ? pagesWritten() : null;
     const maxSteps = opts.pageBudget && pagesPerStep > 0 ? Math.max(1, Math.floor(opts.pageBudget / pagesPerStep)) : Infinity;
     let io1: IoCounts | null = null;
-    more = opts.driver.transaction(() => {
-      t0 = now();
-      last = t0;
-      let going = true;
-      do {
-        going = opts.step();
-        steps++;
-        const t = now();
-        if (t - last > slowest) slowest = t - last;
-        last = t;
-      } while (going && steps < maxSteps && (last - t0) * (1 + commitRatio) < budget);
-      io1 = ioSnapshot();
-      return going;
-    });
+    markSlice(true);
+    try {
+      more = opts.driver.transaction(() => {
+        t0 = now();
+        last = t0;
+        let going = true;
+        do {
+          going = opts.step();
+          steps++;
+          const t = now();
+          if (t - last > slowest) slowest = t - last;
+          last = t;
+        } while (going && steps < maxSteps && (last - t0) * (1 + commitRatio) < budget);
+        io1 = ioSnapshot();
+        return going;
+      });
+    } finally {
+      markSlice(false);
+    }
     slices++;
     const end = now();
     const pages1 = pages0 === null ? null : pagesWritten();
