@@ -1,7 +1,11 @@
 /** The lifecycle benchmark's result file (bench/results/speed-lifecycle.json) and its section of latest.md (issue 19). */
 import type { MachineInfo } from '../lib/machine';
 import { round, summarize, type LatencySummary } from '../lib/stats';
+import { SLOW_TRANSACTION_MS, type IoCounts } from '../../src/lib/engine/store/io-counters';
 import type { LifecycleLoadReport, LoadCall } from './lifecycle-load';
+
+/** A slice's or a transaction's file I/O in a few words: writes (KiB, ms), flushes (ms), truncates. */
+const ioText = (io: IoCounts) => `${io.writes} writes ${Math.round(io.writeBytes / 1024)} KiB ${io.writeMs} ms, ${io.flushes} flushes ${io.flushMs} ms${io.truncates ? `, ${io.truncates} truncates ${io.truncateMs} ms` : ''}`;
 
 /** 003 模块级可验收标准 and 非功能需求: p95 goals of each call (ms); a stall over 50 ms is felt (issue 16). */
 export const LOAD_GOALS: Record<LoadCall, number> = { 'episode.record': 150, 'episode.query': 220, 'rules.list': 180 };
@@ -98,9 +102,18 @@ export function lifecycleSection(res: LifecycleBenchResult): string[] {
     for (const p of res.cleanup.phases) out.push(`| ${p.phase} | ${p.scanned} | ${p.faded} | ${p.compressed} | ${p.deleted} | ${p.slices} | ${p.longestSliceMs} | ${p.medianSliceMs} | ${p.ms} |`);
     out.push('', 'Slowest slices (ms: BEGIN / steps (slowest step) / COMMIT):', '');
     for (const p of res.cleanup.phases) {
-      out.push(`- ${p.phase}: ${(p.slowSlices ?? []).map((s) => `${s.ms} (${s.beginMs} / ${s.steps}× ${s.stepsMs} (${s.slowestStepMs}) / ${s.commitMs})`).join(', ')}`);
+      out.push(`- ${p.phase}: ${(p.slowSlices ?? []).map((s) => `${s.ms} (${s.beginMs} / ${s.steps}× ${s.stepsMs} (${s.slowestStepMs}) / ${s.commitMs}${s.commitIo ? ` — commit ${ioText(s.commitIo)}; steps ${ioText(s.stepsIo!)}` : ''})`).join(', ')}`);
     }
     out.push('');
+    const slow = res.cleanup.slowTransactions ?? [];
+    if (slow.length) {
+      out.push(`Write transactions of ${SLOW_TRANSACTION_MS} ms or more while it ran (the clean-up's slices and the foreground's writes), the slowest 15 of ${slow.length}:`, '');
+      for (const t of [...slow].sort((a, b) => b.ms - a.ms).slice(0, 15)) out.push(`- ${t.ms} ms ${t.slice ? 'clean-up slice' : 'foreground write'} — ${ioText(t.io)}`);
+      const fg = slow.filter((t) => !t.slice);
+      const ckpt = (xs: typeof slow) => xs.filter((t) => t.io.flushes >= 2).length;
+      out.push('', `Of these, ${fg.length} foreground writes (${ckpt(fg)} with a checkpoint: ≥ 2 flushes) and ${slow.length - fg.length} slices (${ckpt(slow) - ckpt(fg)} with a checkpoint).`);
+      out.push('');
+    }
   }
   out.push('| check | goal | measured | |', '|---|---|---|---|', ...res.checks.map((c) => `| ${c.name} | ${c.goal} | ${c.value} | ${c.ok ? 'ok' : '**missed**'} |`), '');
   if (res.stall) out.push(`Stall probe (session.list every 5 ms) while the clean-up ran ${res.stall.job_ms} ms: ${res.stall.probes} probes, longest wait ${res.stall.max_wait_ms} ms, p95 ${res.stall.p95_wait_ms} ms; longest foreground call meanwhile ${res.stall.longest_foreground_call_ms} ms.`, '');

@@ -7,6 +7,7 @@
 import { EngineError } from '../../domain/errors';
 import * as B from '../../domain/lifecycle/budgets';
 import type { EngineEnv } from '../env';
+import { slowTransactionsSince } from '../store/io-counters';
 import { runInSlices, type SliceTiming } from '../store/slices';
 
 /** Slowest slices a phase report keeps, split into BEGIN / steps / COMMIT. */
@@ -20,6 +21,11 @@ const SLOW_SLICES_KEPT = 5;
  * not (single slices of 30–50 ms whatever the budget), and the whole clean-up takes about twice as long at 5 ms.
  */
 export const LIFECYCLE_SLICE_MS = 5;
+/**
+ * Pages a clean-up slice may write (store/slices.ts's pageBudget): 512 KiB of 8 KiB pages. The lifecycle benchmark's
+ * slowest COMMITs without it were purge and compress slices writing 300–430 pages (53–81 ms of writes).
+ */
+export const LIFECYCLE_PAGE_BUDGET = 64;
 import { createLedger } from './ledger';
 import { compressWith, summaryCandidates } from './model-summaries';
 import { compressPass, decayPass, purgePass, restoreAutomerge, type Pass, type PassDeps } from './passes';
@@ -78,6 +84,7 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
       driver,
       step: pass.step,
       budgetMs: LIFECYCLE_SLICE_MS,
+      pageBudget: LIFECYCLE_PAGE_BUDGET,
       onSlice: (ms, timing) => (sliceMs.push(ms), keepSlow(timing)),
       ...(signal ? { signal } : {}),
     });
@@ -148,6 +155,7 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
       restore();
       const reports: PhaseReport[] = [];
       let current: LifecyclePhase = opts.phases[0] ?? 'decay';
+      const startedAt = (typeof performance === 'undefined' ? 0 : performance.timeOrigin) + performance.now();
       try {
         const bytesBefore = bytes();
         for (const phase of LIFECYCLE_PHASES.filter((p) => opts.phases.includes(p))) {
@@ -162,7 +170,8 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
           driver.exec('VACUUM');
           vacuumed = true;
         }
-        return { state: 'done', phases: reports, bytesBefore, bytesAfter: bytes(), vacuumed };
+        const slowTransactions = slowTransactionsSince(startedAt);
+        return { state: 'done', phases: reports, bytesBefore, bytesAfter: bytes(), vacuumed, ...(slowTransactions.length ? { slowTransactions } : {}) };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         recordFailure(current, message);

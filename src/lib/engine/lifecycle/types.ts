@@ -1,4 +1,5 @@
 /** What the lifecycle calls return (contract section "memory that forgets on purpose", issue 19). */
+import type { SlowTransaction } from '../store/io-counters';
 import type { SliceTiming } from '../store/slices';
 
 export type LifecyclePhase = 'decay' | 'compress' | 'purge';
@@ -59,6 +60,14 @@ export interface PhaseReport {
 
 export type LifecycleRunResult =
   | { state: 'skipped'; reason: 'running' }
-  | { state: 'done'; phases: PhaseReport[]; bytesBefore: number; bytesAfter: number; vacuumed: boolean };
+  | {
+      state: 'done';
+      phases: PhaseReport[];
+      bytesBefore: number;
+      bytesAfter: number;
+      vacuumed: boolean;
+      /** Every write transaction of 20 ms or more while it ran (its own slices' and the foreground's), with its file I/O (OPFS only). */
+      slowTransactions?: SlowTransaction[];
+    };
 
 export type { SummaryCandidate } from './model-summaries';

@@ -5,6 +5,7 @@ import type { SqlDriver } from './driver';
 import { EngineError } from '../../domain/errors';
 import { BUSY_OPEN, openWhileBusy } from './open-retry';
 import { installOpfsFaultProbe, translateStorageFault } from './opfs-faults';
+import { installIoCounters } from './io-counters';
 import { openImage, readDatabaseImage, refuseWrites, translateReadOnly } from './opfs-read-only';
 import { classifySqliteError } from './sqlite-errors';
 import { createSqliteWasmDriver } from './sqlite-wasm-driver';
@@ -61,6 +62,19 @@ export interface OpenOptions {
 }
 
 /**
+ * WAL frames after which a COMMIT checkpoints (SQLite's default: 1,000). The checkpoint runs inside whichever
+ * COMMIT crosses the mark — a clean-up slice's or a foreground episode.record's — and copies every page the WAL
+ * holds into the database file, then flushes both. Issue 19, measured in the lifecycle benchmark with the I/O
+ * counters (io-counters.ts): at 1,000 frames such a COMMIT wrote ~280 pages (2.1 MB) and flushed 3 times,
+ * 38–92 ms — the longest waits of the run. A smaller WAL keeps each checkpoint's copy small; how often SQLite
+ * checkpoints changes nothing about what a COMMIT guarantees (atomic and durable at synchronous=FULL either way).
+ */
+export const WAL_AUTOCHECKPOINT_FRAMES = 200;
+
+/** The journal of the OPFS database: WAL (exclusive locking: the sahpool VFS has no shared memory), checkpointed every WAL_AUTOCHECKPOINT_FRAMES frames. */
+export const PERSISTENT_JOURNAL_PRAGMAS = `PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_FRAMES};`;
+
+/**
  * Pragmas for the one connection of the browser. WAL (which the sahpool VFS allows only with exclusive
  * locking — fine, this worker is the database's only user) with synchronous=FULL: every commit is
  * durable, at ~2.5× the speed of the rollback journal on OPFS (measured: p50 10.6 vs 29 ms per commit
@@ -69,7 +83,7 @@ export interface OpenOptions {
 function tune(db: Database, persistent: boolean): void {
   // Exclusive locking must come before anything touches the file: a database whose header says WAL,
   // opened in normal locking mode, wants shared memory the sahpool VFS does not have, and fails.
-  if (persistent) db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL;');
+  if (persistent) db.exec(PERSISTENT_JOURNAL_PRAGMAS);
   db.exec('PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY; PRAGMA synchronous = FULL;');
 }
 
@@ -119,6 +133,8 @@ export async function openWasmDatabase(opts: OpenOptions): Promise<OpenedDatabas
   if (!opts.persistent) return inMemory(sqlite3, 'guest');
   // Before any handle is made: an OPFS write that fails for want of quota is then told apart from an I/O error.
   installOpfsFaultProbe();
+  // Counts (never contents) of the handle's writes and flushes: what a slow COMMIT was made of (lifecycle reports).
+  installIoCounters();
   const outcome = await openWhileBusy({
     attempt: () => openOpfs(sqlite3),
     isBusy: (message) => BUSY_OPEN.test(message),

@@ -1,4 +1,5 @@
 import type { SqlDriver } from './driver';
+import { ioDelta, ioSnapshot, markSlice, type IoCounts } from './io-counters';
 
 /**
  * Long work in short transactions (issue 16: no background job may stall the page over 50 ms). The work is a
@@ -29,6 +30,16 @@ export interface SliceOptions {
    * there — 5–20 ms on top of a 20 ms slice natively, ~70 ms waits in the browser). Off: the budget is the steps'.
    */
   budgetCoversCommit?: boolean;
+  /**
+   * Pages one slice may write (issue 19): a COMMIT's cost on OPFS grows with the pages it appends to the WAL
+   * (~0.1–0.2 ms a page in the lifecycle benchmark: a purge slice of 13 steps wrote 430 pages, an 81 ms COMMIT).
+   * The steps stop early by the pages a step wrote in the slices before (rising at once, falling by halves), so a
+   * slice of heavy steps is shorter than one of light steps; the slice in which the steps turn heavy cannot know
+   * yet (the pages are written at its COMMIT), the next one does. Off (undefined) or where pages are not counted: the time budget alone.
+   */
+  pageBudget?: number;
+  /** Pages written to the files so far (default: the OPFS counters, store/io-counters.ts; null: not counted). */
+  pagesWritten?: () => number | null;
 }
 
 /** The most the COMMIT's share may shorten a slice's steps (a slow COMMIT once must not starve the work). */
@@ -49,6 +60,9 @@ export interface SliceTiming {
   stepsMs: number;
   slowestStepMs: number;
   commitMs: number;
+  /** The file I/O of the steps (a page cache spill) and of the COMMIT, where counted (store/io-counters.ts: OPFS). */
+  stepsIo?: IoCounts;
+  commitIo?: IoCounts;
 }
 
 /** Lets queued messages (other calls) run: a macrotask, not a microtask. */
@@ -61,6 +75,9 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
   let slices = 0;
   // The COMMIT's time over the steps' time, smoothed over the slices so far (budgetCoversCommit).
   let commitRatio = 0;
+  const pagesWritten = opts.pagesWritten ?? (() => ioSnapshot()?.pageWrites ?? null);
+  // Pages a step writes, as the slices so far showed it (pageBudget); 0 until a slice has shown it.
+  let pagesPerStep = 0;
   for (let more = true; more; ) {
     if (opts.signal?.aborted) break;
     const began = now();
@@ -68,24 +85,42 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     let last = began;
     let steps = 0;
     let slowest = 0;
-    more = opts.driver.transaction(() => {
-      t0 = now();
-      last = t0;
-      let going = true;
-      do {
-        going = opts.step();
-        steps++;
-        const t = now();
-        if (t - last > slowest) slowest = t - last;
-        last = t;
-      } while (going && (last - t0) * (1 + commitRatio) < budget);
-      return going;
-    });
+    const io0 = ioSnapshot();
+    const pages0 = opts.pageBudget ? pagesWritten() : null;
+    const maxSteps = opts.pageBudget && pagesPerStep > 0 ? Math.max(1, Math.floor(opts.pageBudget / pagesPerStep)) : Infinity;
+    let io1: IoCounts | null = null;
+    markSlice(true);
+    try {
+      more = opts.driver.transaction(() => {
+        t0 = now();
+        last = t0;
+        let going = true;
+        do {
+          going = opts.step();
+          steps++;
+          const t = now();
+          if (t - last > slowest) slowest = t - last;
+          last = t;
+        } while (going && steps < maxSteps && (last - t0) * (1 + commitRatio) < budget);
+        io1 = ioSnapshot();
+        return going;
+      });
+    } finally {
+      markSlice(false);
+    }
     slices++;
     const end = now();
+    const pages1 = pages0 === null ? null : pagesWritten();
+    if (pages0 !== null && pages1 !== null && steps > 0) {
+      const perStep = (pages1 - pages0) / steps;
+      // Up at once (heavier steps shrink the very next slice), down by halves (one light slice does not undo it).
+      pagesPerStep = Math.max(perStep, (pagesPerStep + perStep) / 2);
+    }
     if (opts.budgetCoversCommit && last > t0) commitRatio = Math.min(MAX_COMMIT_RATIO, (commitRatio + (end - last) / (last - t0)) / 2);
     const origin = typeof performance === 'undefined' ? 0 : performance.timeOrigin;
-    opts.onSlice?.(end - began, { at: origin + began, ms: end - began, beginMs: t0 - began, steps, stepsMs: last - t0, slowestStepMs: slowest, commitMs: end - last });
+    const io2 = ioSnapshot();
+    const io = io0 && io1 && io2 ? { stepsIo: ioDelta(io0, io1), commitIo: ioDelta(io1, io2) } : {};
+    opts.onSlice?.(end - began, { at: origin + began, ms: end - began, beginMs: t0 - began, steps, stepsMs: last - t0, slowestStepMs: slowest, commitMs: end - last, ...io });
     if (more) await yieldToQueue();
   }
   return slices;

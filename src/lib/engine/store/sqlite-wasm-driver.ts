@@ -1,4 +1,5 @@
 import type { Database, PreparedStatement, BindingSpec } from '@sqlite.org/sqlite-wasm';
+import { countedTransaction } from './io-counters';
 import {
   createTransactionRunner,
   normaliseParam,
@@ -108,7 +109,11 @@ export function createSqliteWasmDriver(db: Database, opts: WasmDriverOptions = {
     get<T = Row>(sql: string, params?: SqlParams): T | undefined {
       return guard(() => withStatement(sql, params, (stmt) => (stmt.step() ? (stmt.get({}) as T) : undefined)));
     },
-    transaction: createTransactionRunner(exec, capi ? () => capi.sqlite3_get_autocommit(db.pointer as number) === 0 : undefined),
+    transaction: (() => {
+      const runner = createTransactionRunner(exec, capi ? () => capi.sqlite3_get_autocommit(db.pointer as number) === 0 : undefined);
+      // Slow ones keep their file I/O where it is counted (OPFS: store/io-counters.ts).
+      return <T>(fn: () => T): T => countedTransaction(() => runner(fn));
+    })(),
     close(): void {
       for (const stmt of cache.values()) stmt.finalize();
       cache.clear();

@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { countedTransaction, installIoCounters, ioDelta, ioSnapshot, resetIoCountersForTests, slowTransactionsSince, SLOW_TRANSACTION_MS } from './io-counters';
+import { runInSlices } from './slices';
+import type { SqlDriver } from './driver';
+
+/** A stand-in for FileSystemSyncAccessHandle; each call moves the injected clock by `cost` ms. */
+function fakeScope(clock: { t: number }, cost = { write: 1, flush: 5, truncate: 2 }) {
+  class FileSystemSyncAccessHandle {
+    write(buffer: ArrayBufferView) {
+      clock.t += cost.write;
+      return buffer.byteLength;
+    }
+    flush() {
+      clock.t += cost.flush;
+    }
+    truncate() {
+      clock.t += cost.truncate;
+      throw new Error('NoModificationAllowedError');
+    }
+  }
+  return { FileSystemSyncAccessHandle } as unknown as { FileSystemSyncAccessHandle: new () => { write(b: Uint8Array): number; flush(): void; truncate(n: number): void } };
+}
+
+afterEach(() => resetIoCountersForTests());
+
+describe('OPFS I/O counters (issue 19: what a slow COMMIT is made of)', () => {
+  it('counts writes (bytes), flushes and truncates with their time, and passes results and errors through', () => {
+    const clock = { t: 0 };
+    const scope = fakeScope(clock);
+    expect(ioSnapshot()).toBeNull();
+    expect(installIoCounters(scope as never, () => clock.t)).toBe(true);
+    const h = new scope.FileSystemSyncAccessHandle();
+    const before = ioSnapshot()!;
+    expect(h.write(new Uint8Array(8192))).toBe(8192);
+    h.write(new Uint8Array(100));
+    h.flush();
+    expect(() => h.truncate(0)).toThrow('NoModificationAllowedError');
+    expect(ioDelta(before, ioSnapshot()!)).toEqual({ writes: 2, pageWrites: 1, writeBytes: 8292, writeMs: 2, flushes: 1, flushMs: 5, truncates: 1, truncateMs: 2 });
+    // Installing twice does not count twice.
+    expect(installIoCounters(scope as never, () => clock.t)).toBe(true);
+    const b2 = ioSnapshot()!;
+    h.flush();
+    expect(ioDelta(b2, ioSnapshot()!).flushes).toBe(1);
+  });
+
+  it('without counters (Node, memory) a transaction runs as it was and nothing is kept', () => {
+    expect(countedTransaction(() => 7)).toBe(7);
+    expect(slowTransactionsSince(0)).toEqual([]);
+  });
+
+  it('keeps a slow transaction with its I/O, not a fast one', () => {
+    const clock = { t: 0 };
+    const scope = fakeScope(clock, { write: 1, flush: SLOW_TRANSACTION_MS, truncate: 0 });
+    installIoCounters(scope as never, () => clock.t);
+    const h = new scope.FileSystemSyncAccessHandle();
+    countedTransaction(() => h.write(new Uint8Array(10)), () => clock.t);
+    countedTransaction(() => (h.write(new Uint8Array(10)), h.flush()), () => clock.t);
+    const slow = slowTransactionsSince(0);
+    expect(slow).toHaveLength(1);
+    expect(slow[0]!.io).toMatchObject({ writes: 1, flushes: 1 });
+  });
+
+  it("splits each slice's I/O into the steps' and the COMMIT's", async () => {
+    const clock = { t: 0 };
+    const scope = fakeScope(clock);
+    installIoCounters(scope as never, () => clock.t);
+    const h = new scope.FileSystemSyncAccessHandle();
+    // A driver whose COMMIT writes 3 pages and flushes once (what a WAL commit does on the sahpool VFS).
+    const driver = {
+      transaction: <T>(fn: () => T): T => {
+        const out = fn();
+        for (let i = 0; i < 3; i++) h.write(new Uint8Array(8192));
+        h.flush();
+        return out;
+      },
+    } as unknown as SqlDriver;
+    let left = 4;
+    const timings: { stepsIo?: unknown; commitIo?: unknown }[] = [];
+    await runInSlices({ driver, budgetMs: 100, now: () => clock.t, step: () => (h.write(new Uint8Array(8192)), --left > 0), onSlice: (_ms, t) => timings.push(t) });
+    expect(timings).toHaveLength(1);
+    expect(timings[0]!.stepsIo).toMatchObject({ writes: 4, writeBytes: 4 * 8192, flushes: 0 });
+    expect(timings[0]!.commitIo).toMatchObject({ writes: 3, flushes: 1 });
+  });
+});
+
+describe('slow transactions are told as a clean-up slice or a foreground write', () => {
+  it("a slice's transaction is marked as the slice's, a write outside a slice as the foreground's", async () => {
+    const clock = { t: 0 };
+    const scope = fakeScope(clock, { write: SLOW_TRANSACTION_MS, flush: 0, truncate: 0 });
+    installIoCounters(scope as never, () => clock.t);
+    const h = new scope.FileSystemSyncAccessHandle();
+    const driver = { transaction: <T>(fn: () => T): T => countedTransaction(fn, () => clock.t) } as unknown as SqlDriver;
+    await runInSlices({ driver, budgetMs: 1, now: () => clock.t, step: () => (h.write(new Uint8Array(8192)), false) });
+    driver.transaction(() => h.write(new Uint8Array(8192)));
+    expect(slowTransactionsSince(0).map((t) => t.slice)).toEqual([true, false]);
+  });
+});

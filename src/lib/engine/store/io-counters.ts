@@ -1,0 +1,145 @@
+/**
+ * What a transaction costs on OPFS, counted at the file handle (issue 19's stall hunt): how many
+ * FileSystemSyncAccessHandle writes (and bytes), flushes (the sahpool VFS's xSync) and truncates ran, and how long
+ * they took. The DB worker wraps the handle's methods once (installIoCounters); the slice runner and the driver's
+ * transactions read the counters before and after, so a slow COMMIT can be told apart: a WAL append and one flush,
+ * or a checkpoint copying hundreds of pages into the database file and flushing it too. Counts and times only —
+ * never a byte of what was written.
+ */
+export interface IoCounts {
+  writes: number;
+  /** Writes of a page or more (≥ 512 bytes): a WAL frame's page, or a page a checkpoint copies; not the 24-byte frame headers. */
+  pageWrites: number;
+  writeBytes: number;
+  writeMs: number;
+  flushes: number;
+  flushMs: number;
+  truncates: number;
+  truncateMs: number;
+}
+
+const zero = (): IoCounts => ({ writes: 0, pageWrites: 0, writeBytes: 0, writeMs: 0, flushes: 0, flushMs: 0, truncates: 0, truncateMs: 0 });
+
+let counts: IoCounts | null = null;
+
+/** SQLite's smallest page size: a write this large or larger is a page. */
+const PAGE_WRITE_BYTES = 512;
+
+/** The counters so far (a copy), or null where they were not installed (Node, an in-memory database). */
+export function ioSnapshot(): IoCounts | null {
+  return counts ? { ...counts } : null;
+}
+
+/** b − a, rounded for a report (ms to 0.1). */
+export function ioDelta(a: IoCounts, b: IoCounts): IoCounts {
+  const t = (x: number) => Math.round(x * 10) / 10;
+  return {
+    writes: b.writes - a.writes,
+    pageWrites: b.pageWrites - a.pageWrites,
+    writeBytes: b.writeBytes - a.writeBytes,
+    writeMs: t(b.writeMs - a.writeMs),
+    flushes: b.flushes - a.flushes,
+    flushMs: t(b.flushMs - a.flushMs),
+    truncates: b.truncates - a.truncates,
+    truncateMs: t(b.truncateMs - a.truncateMs),
+  };
+}
+
+interface HandleProto {
+  write(buffer: ArrayBufferView | ArrayBuffer, opts?: { at?: number }): number;
+  flush(): void;
+  truncate(size: number): void;
+  __engramIoCounters?: true;
+}
+
+/**
+ * Wraps FileSystemSyncAccessHandle's write, flush and truncate in this worker to count them (results and
+ * exceptions pass through unchanged). `now`: the clock (tests inject one).
+ */
+export function installIoCounters(scope: { FileSystemSyncAccessHandle?: { prototype: HandleProto } } = globalThis as never, now: () => number = () => performance.now()): boolean {
+  const proto = scope.FileSystemSyncAccessHandle?.prototype;
+  if (!proto) return false;
+  if (proto.__engramIoCounters) return true;
+  const c = (counts = zero());
+  const { write, flush, truncate } = proto;
+  proto.write = function (this: HandleProto, buffer, opts) {
+    const t = now();
+    try {
+      return write.call(this, buffer, opts);
+    } finally {
+      c.writes++;
+      if (buffer.byteLength >= PAGE_WRITE_BYTES) c.pageWrites++;
+      c.writeBytes += buffer.byteLength;
+      c.writeMs += now() - t;
+    }
+  };
+  proto.flush = function (this: HandleProto) {
+    const t = now();
+    try {
+      flush.call(this);
+    } finally {
+      c.flushes++;
+      c.flushMs += now() - t;
+    }
+  };
+  proto.truncate = function (this: HandleProto, size) {
+    const t = now();
+    try {
+      truncate.call(this, size);
+    } finally {
+      c.truncates++;
+      c.truncateMs += now() - t;
+    }
+  };
+  Object.defineProperty(proto, '__engramIoCounters', { value: true });
+  return true;
+}
+
+/** Tests only: forget the counters (the wrapped prototype of a test's fake scope is thrown away with it). */
+export function resetIoCountersForTests(): void {
+  counts = null;
+  slow.length = 0;
+}
+
+/** A write transaction (any: a foreground call's or a slice's) that took SLOW_TRANSACTION_MS or more, and its I/O. */
+export interface SlowTransaction {
+  /** When it began (ms since the epoch: performance.timeOrigin + now()). */
+  at: number;
+  ms: number;
+  io: IoCounts;
+  /** A background slice's (store/slices.ts), or else a foreground call's write. */
+  slice: boolean;
+}
+
+let inSlice = false;
+/** Set by the slice runner around its transactions, so a slow transaction is told as a slice's or a foreground write's. */
+export function markSlice(on: boolean): void {
+  inSlice = on;
+}
+
+export const SLOW_TRANSACTION_MS = 20;
+const SLOW_KEPT = 100;
+const slow: SlowTransaction[] = [];
+
+/** Runs a transaction and, when it was slow, keeps what its file I/O was (the last SLOW_KEPT). */
+export function countedTransaction<T>(run: () => T, now: () => number = () => performance.now()): T {
+  const before = ioSnapshot();
+  if (!before) return run();
+  const t0 = now();
+  const slice = inSlice;
+  try {
+    return run();
+  } finally {
+    const ms = now() - t0;
+    const after = ioSnapshot();
+    if (ms >= SLOW_TRANSACTION_MS && after) {
+      slow.push({ at: (typeof performance === 'undefined' ? 0 : performance.timeOrigin) + t0, ms: Math.round(ms * 10) / 10, io: ioDelta(before, after), slice });
+      if (slow.length > SLOW_KEPT) slow.shift();
+    }
+  }
+}
+
+/** The slow transactions that began at or after `at` (epoch ms). */
+export function slowTransactionsSince(at: number): SlowTransaction[] {
+  return slow.filter((s) => s.at >= at);
+}
