@@ -4,6 +4,7 @@
  * longest of those waits is what a person would feel. The same probe on an idle worker is the baseline.
  */
 import type { EngineCaller } from '../../src/lib/engine/client/caller';
+import type { SliceTiming } from '../../src/lib/engine/store/slices';
 
 export interface StallReport {
   job: string;
@@ -56,6 +57,20 @@ export async function stallDuring(engine: EngineCaller, job: string, run: () => 
       .sort((a, b) => b.waitMs - a.waitMs)
       .slice(0, WORST_KEPT),
   };
+}
+
+/**
+ * What the longest wait of a job sat behind, when the job reports its slowest slices (SliceTiming, `at` on the
+ * same clock as the probes): the slice that overlapped the wait — its ms, steps, slowest step and COMMIT — or
+ * `-1 slice ms` when none of the slowest did (the wait was not one of the job's transactions: a GC, the call's
+ * own reply, the worker's other work).
+ */
+export function sliceBehindWorstWait(report: StallReport, slices: readonly SliceTiming[]): Record<string, number> {
+  const w = report.worst[0];
+  if (!w || slices.length === 0) return {};
+  const s = slices.find((x) => x.at < w.at + w.waitMs && x.at + x.ms > w.at);
+  if (!s) return { 'slice ms': -1 };
+  return { 'slice ms': s.ms, steps: s.steps, 'slowest step ms': s.slowestStepMs, 'commit ms': s.commitMs };
 }
 
 /** The background jobs, each through the product's own calls, as the settings page and the jobs worker make them. */
@@ -111,11 +126,13 @@ export async function backgroundStalls(opts: { engine: EngineCaller; importUrl: 
       return { created: r.created.length, sessions: r.sessions };
     }),
   );
-  out.push(
-    await stallDuring(engine, 'reindex', async () => {
-      const r = await must(engine.call('maintenance.reindex', {}));
-      return { rows: r.messages + r.summaries + r.memories };
-    }),
-  );
+  let reindexSlices: SliceTiming[] = [];
+  const reindex = await stallDuring(engine, 'reindex', async () => {
+    const r = await must(engine.call('maintenance.reindex', {}));
+    reindexSlices = r.slowSlices ?? [];
+    return { rows: r.messages + r.summaries + r.memories };
+  });
+  Object.assign(reindex.detail, sliceBehindWorstWait(reindex, reindexSlices));
+  out.push(reindex);
   return out;
 }

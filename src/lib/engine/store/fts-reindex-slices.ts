@@ -6,7 +6,7 @@ import { keptText } from '../../domain/episodes/summary';
 import { SEGMENTER_META_KEY, type ReindexReport } from './fts-reindex';
 import { toMemory, type MemoryRow } from './memory-rows';
 import { createMergePacer, type FtsTable } from './fts-merge';
-import { runInSlices, type SliceTiming } from './slices';
+import { runInSlices, slowestSlices, type SliceTiming } from './slices';
 
 /**
  * maintenance.reindex (002 memory_reindex) without stalling the page (issue 16): every full-text row is written
@@ -108,6 +108,7 @@ export async function reindexInSlices(
   const saved = driver.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [JOURNAL]);
   let at = saved ? (JSON.parse(saved.value) as { step: number; after: number }) : { step: 0, after: -1 };
   const counts = { messages: 0, summaries: 0, memories: 0, episodes: 0 };
+  const slow = slowestSlices();
   const pacer = createMergePacer(driver, FTS, { pages: opts.mergePages ?? REINDEX_MERGE_PAGES, every: REINDEX_ROWS_PER_MERGE });
   await runInSlices({
     driver,
@@ -136,8 +137,9 @@ export async function reindexInSlices(
     },
     onSlice: (ms, timing) => {
       opts.onSlice?.(ms, timing);
+      slow.note(timing);
       opts.onProgress?.(counts.messages + counts.summaries + counts.memories + counts.episodes);
     },
   });
-  return { ...counts, segmenterVersion: SEGMENTER_VERSION, ms: performance.now() - t0 };
+  return { ...counts, segmenterVersion: SEGMENTER_VERSION, ms: performance.now() - t0, slowSlices: slow.list() };
 }
