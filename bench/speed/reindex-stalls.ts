@@ -6,7 +6,10 @@
  * %_data/%_idx tables (pages written and pages deleted, roughly). Prints the slowest slices whole and the longest
  * statement of each kind.
  *
- *   npx tsx bench/speed/reindex-stalls.ts [--turns 20000] [--db /tmp/reindex-stalls.db] [--top 10]
+ *   node --single-threaded --import tsx bench/speed/reindex-stalls.ts [--turns 20000] [--db /tmp/reindex-stalls-20000.db] [--top 10]
+ *
+ * (--single-threaded: V8's compiler and collector on the main thread, so that the process's CPU time is the
+ * reindex's own; the collector's pauses are then longer than in the browser's worker, and show as jsMs.)
  */
 import Database from 'better-sqlite3';
 import { copyFileSync, rmSync } from 'node:fs';
@@ -74,11 +77,17 @@ const driver = {
     if (last) last.changes = (totalChanges.get() as number) - before;
     return r;
   },
+  // The last table's (episodes') select found no row (or, in a version of the reindex that reads 10 rows a step,
+  // fewer than 10): every row is written, what follows is the final merging.
   all: <T>(sql: string, p?: unknown[]) => {
     const rows = timed.all<T>(sql, p as never);
-    // The last batch of the last table (episodes) was short: every row is written, what follows is the final merging.
     if (/^SELECT rid, input_summary/.test(sql) && rows.length < 10) rowsDone = true;
     return rows;
+  },
+  get: <T>(sql: string, p?: unknown[]) => {
+    const row = timed.get<T>(sql, p as never);
+    if (/^SELECT rid, input_summary/.test(sql) && row === undefined) rowsDone = true;
+    return row;
   },
 } as typeof timed;
 
