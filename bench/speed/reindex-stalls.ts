@@ -24,6 +24,11 @@ const arg = (name: string, fallback: string) => {
 const turns = Number(arg('turns', '20000'));
 const path = arg('db', `/tmp/reindex-stalls-${turns}.db`);
 const top = Number(arg('top', '10'));
+/**
+ * --wal N: the browser's journal (store/open-wasm.ts: WAL, exclusive locking, synchronous FULL) with SQLite's
+ * automatic checkpoint every N pages (its default 1000; 0: never), to see what a checkpoint inside a COMMIT costs.
+ */
+const wal = arg('wal', '');
 
 await filledSnapshot(path, turns);
 
@@ -32,6 +37,8 @@ interface Part {
   kind: Kind;
   sql: string;
   cpu: number;
+  /** Wall time (a COMMIT's syncs wait on the disk, not the CPU). */
+  ms: number;
   /** 'merge' statements: rows FTS5 changed (pages written + deleted, roughly). */
   changes?: number;
 }
@@ -48,6 +55,7 @@ const work = `${path}.work`;
 copyFileSync(path, work);
 const db = new Database(work);
 db.exec('PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY; PRAGMA synchronous = OFF;');
+if (wal) db.exec(`PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = ${Math.trunc(Number(wal))};`);
 const totalChanges = db.prepare('SELECT total_changes() AS n').pluck();
 let rowsDone = false;
 let current: Part[] = [];
@@ -59,9 +67,9 @@ const classify = (sql: string): Kind => {
   if (/^(SELECT .* FROM (messages|summaries|memories|episodes) WHERE|DELETE FROM \w+_fts WHERE rowid|INSERT INTO \w+_fts)/.test(sql)) return 'rows';
   return 'other';
 };
-const timed = cpuTimedDriver(db, ({ sql, cpu }) => {
+const timed = cpuTimedDriver(db, ({ sql, cpu, ms }) => {
   const kind = classify(sql);
-  current.push(kind === 'merge' || kind === 'final-merge' ? { kind, sql, cpu, changes: pendingChanges } : { kind, sql, cpu });
+  current.push(kind === 'merge' || kind === 'final-merge' ? { kind, sql, cpu, ms, changes: pendingChanges } : { kind, sql, cpu, ms });
 });
 // The 'merge' statement's changes: total_changes() around it (outside the timed call, so not in its CPU time).
 const driver = {
@@ -105,9 +113,11 @@ await reindexInSlices(driver, {
 const wallS = (performance.now() - t0) / 1000;
 db.close();
 rmSync(work, { force: true });
+rmSync(`${work}-wal`, { force: true });
 
 const sum = (ps: Part[], k: Kind) => ps.filter((p) => p.kind === k).reduce((n, p) => n + p.cpu, 0);
 const r1 = (x: number) => +x.toFixed(1);
+const all0 = () => slices.flatMap((s) => s.parts);
 const summary = (s: Slice) => {
   const merges = s.parts.filter((p) => p.kind === 'merge' || p.kind === 'final-merge');
   const slowestMerge = merges.reduce<Part | null>((m, p) => (!m || p.cpu > m.cpu ? p : m), null);
@@ -135,6 +145,9 @@ console.table(byCpu.slice(0, top).map(summary));
 // The longest single statement of each kind, and how merge time grows with the changes a merge made.
 const all = slices.flatMap((s) => s.parts);
 const longest = (k: Kind) => all.filter((p) => p.kind === k).reduce((m, p) => Math.max(m, p.cpu), 0);
+const commits = all0().filter((p) => p.kind === 'commit');
+const longestOf = (xs: number[]) => xs.sort((x, y) => y - x).slice(0, 5).map(r1).join(' ');
+console.log(`COMMITs: ${commits.length}; over 5 ms CPU: ${commits.filter((c) => c.cpu > 5).length}, longest ${longestOf(commits.map((c) => c.cpu))}; over 20 ms wall: ${commits.filter((c) => c.ms > 20).length}, longest ${longestOf(commits.map((c) => c.ms))}`);
 console.log('longest statement per kind (CPU ms):', Object.fromEntries((['rows', 'merge', 'final-merge', 'commit', 'other'] as Kind[]).map((k) => [k, r1(longest(k))])));
 const merges = all.filter((p) => p.changes !== undefined);
 const buckets = new Map<string, { n: number; cpu: number; max: number }>();
