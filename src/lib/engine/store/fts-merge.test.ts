@@ -63,6 +63,9 @@ describe('reindex with FTS5 merging in bounded steps (issue 16)', () => {
     });
     expect(report.messages).toBeGreaterThan(80);
     expect(slices.length).toBeGreaterThan(5);
+    // The report names its slowest slices and what they held (at most three one-row steps each here).
+    expect(report.slowSlices?.length).toBe(5);
+    for (const s of report.slowSlices ?? []) expect(s.steps).toBeLessThanOrEqual(STEPS_PER_SLICE);
     for (const s of slices) {
       // A slice is at most three steps: three rows, or three bounded merges, or a mix.
       expect(s.rows + s.merges * ROWS_PER_STEP).toBeLessThanOrEqual(STEPS_PER_SLICE * ROWS_PER_STEP);
