@@ -112,13 +112,15 @@ export async function backgroundStalls(opts: { engine: EngineCaller; importUrl: 
         return { rows: Object.values(p.tables).reduce((n, t) => n + t.incoming, 0), mb: Math.round(blob.size / 2 ** 20) };
       }),
     );
-    out.push(
-      await stallDuring(engine, 'import apply', async () => {
-        const r = await must(engine.call('backup.importApply', { token, mode: 'merge' }));
-        await must(engine.call('backup.importFiles', { token }));
-        return { added: Object.values(r.tables).reduce((n, t) => n + t.add, 0) };
-      }),
-    );
+    let applySlices: SliceTiming[] = [];
+    const apply = await stallDuring(engine, 'import apply', async () => {
+      const r = await must(engine.call('backup.importApply', { token, mode: 'merge' }));
+      applySlices = r.slowSlices ?? [];
+      await must(engine.call('backup.importFiles', { token }));
+      return { added: Object.values(r.tables).reduce((n, t) => n + t.add, 0) };
+    });
+    Object.assign(apply.detail, sliceBehindWorstWait(apply, applySlices));
+    out.push(apply);
   }
   out.push(
     await stallDuring(engine, 'rolling summaries pass', async () => {
