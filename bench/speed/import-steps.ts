@@ -36,7 +36,22 @@ const db = new Database(work);
 // The browser's pragmas and durability (store/open-wasm.ts; rollback journal, synchronous = FULL).
 db.exec('PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY; PRAGMA synchronous = FULL;');
 const log: TimedStatement[] = [];
-const driver = cpuTimedDriver(db, (st) => log.push(st));
+/**
+ * memories_fts's segments after each COMMIT and each bounded merge, shown beside a slow gap's COMMIT: whether the
+ * COMMIT merged segments (fewer after) or only wrote the slice's own (FTS5 also starts a new one when a rowid
+ * comes in below the last). A COMMIT of a slice that wrote no full-text rows is the journal's writes and syncs.
+ */
+const segments = db.prepare('SELECT COUNT(DISTINCT segid) AS n FROM memories_fts_idx').pluck();
+let segs = segments.get() as number;
+const commitSegs = new Map<TimedStatement, string>();
+const driver = cpuTimedDriver(db, (st) => {
+  log.push(st);
+  if (st.sql === 'COMMIT' || st.sql.includes("'merge'")) {
+    const now = segments.get() as number;
+    if (st.sql === 'COMMIT') commitSegs.set(st, `${segs} → ${now}`);
+    segs = now;
+  }
+});
 
 /** Garbage collections (start, duration): a gap can be a collector's pause rather than the import's work. */
 const gcs: { at: number; ms: number }[] = [];
@@ -89,6 +104,8 @@ async function watched(name: string, job: () => Promise<unknown>): Promise<void>
     console.log(`  gap ${ms(g).toFixed(1)} ms wall, ${g.cpu.toFixed(1)} ms CPU: ${inside.length} statements ${sqlMs.toFixed(1)} ms wall / ${sqlCpu.toFixed(1)} CPU, the rest (JS) ${(g.cpu - sqlCpu).toFixed(1)} ms CPU, of which GC ${gcMs.toFixed(1)} ms wall; at ${(g.from - t0).toFixed(0)} ms`);
     for (const [sql, b] of [...by.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6))
       console.log(`    ${b.ms.toFixed(1).padStart(7)} ms ${b.cpu.toFixed(1).padStart(7)} CPU ${String(b.n).padStart(5)}× (max ${b.max.toFixed(1)})  ${sql}`);
+    const commits = inside.filter((s) => commitSegs.has(s)).map((s) => `${s.cpu.toFixed(1)} ms CPU, memories_fts segments ${commitSegs.get(s)}`);
+    if (commits.length) console.log(`    COMMIT: ${commits.join('; ')}`);
   }
 }
 

@@ -4,6 +4,7 @@
  * longest of those waits is what a person would feel. The same probe on an idle worker is the baseline.
  */
 import type { EngineCaller } from '../../src/lib/engine/client/caller';
+import type { SliceTiming } from '../../src/lib/engine/store/slices';
 
 export interface StallReport {
   job: string;
@@ -58,6 +59,20 @@ export async function stallDuring(engine: EngineCaller, job: string, run: () => 
   };
 }
 
+/**
+ * What the longest wait of a job sat behind, when the job reports its slowest slices (SliceTiming, `at` on the
+ * same clock as the probes): the slice that overlapped the wait — its ms, steps, slowest step and COMMIT — or
+ * `-1 slice ms` when none of the slowest did (the wait was not one of the job's transactions: a GC, the call's
+ * own reply, the worker's other work).
+ */
+export function sliceBehindWorstWait(report: StallReport, slices: readonly SliceTiming[]): Record<string, number> {
+  const w = report.worst[0];
+  if (!w || slices.length === 0) return {};
+  const s = slices.find((x) => x.at < w.at + w.waitMs && x.at + x.ms > w.at);
+  if (!s) return { 'slice ms': -1 };
+  return { 'slice ms': s.ms, steps: s.steps, 'slowest step ms': s.slowestStepMs, 'commit ms': s.commitMs };
+}
+
 /** The background jobs, each through the product's own calls, as the settings page and the jobs worker make them. */
 export async function backgroundStalls(opts: { engine: EngineCaller; importUrl: string | null; exportChunks: number }): Promise<StallReport[]> {
   const { engine } = opts;
@@ -97,13 +112,15 @@ export async function backgroundStalls(opts: { engine: EngineCaller; importUrl: 
         return { rows: Object.values(p.tables).reduce((n, t) => n + t.incoming, 0), mb: Math.round(blob.size / 2 ** 20) };
       }),
     );
-    out.push(
-      await stallDuring(engine, 'import apply', async () => {
-        const r = await must(engine.call('backup.importApply', { token, mode: 'merge' }));
-        await must(engine.call('backup.importFiles', { token }));
-        return { added: Object.values(r.tables).reduce((n, t) => n + t.add, 0) };
-      }),
-    );
+    let applySlices: SliceTiming[] = [];
+    const apply = await stallDuring(engine, 'import apply', async () => {
+      const r = await must(engine.call('backup.importApply', { token, mode: 'merge' }));
+      applySlices = r.slowSlices ?? [];
+      await must(engine.call('backup.importFiles', { token }));
+      return { added: Object.values(r.tables).reduce((n, t) => n + t.add, 0) };
+    });
+    Object.assign(apply.detail, sliceBehindWorstWait(apply, applySlices));
+    out.push(apply);
   }
   out.push(
     await stallDuring(engine, 'rolling summaries pass', async () => {
@@ -111,11 +128,13 @@ export async function backgroundStalls(opts: { engine: EngineCaller; importUrl: 
       return { created: r.created.length, sessions: r.sessions };
     }),
   );
-  out.push(
-    await stallDuring(engine, 'reindex', async () => {
-      const r = await must(engine.call('maintenance.reindex', {}));
-      return { rows: r.messages + r.summaries + r.memories };
-    }),
-  );
+  let reindexSlices: SliceTiming[] = [];
+  const reindex = await stallDuring(engine, 'reindex', async () => {
+    const r = await must(engine.call('maintenance.reindex', {}));
+    reindexSlices = r.slowSlices ?? [];
+    return { rows: r.messages + r.summaries + r.memories };
+  });
+  Object.assign(reindex.detail, sliceBehindWorstWait(reindex, reindexSlices));
+  out.push(reindex);
   return out;
 }

@@ -49,8 +49,13 @@ describe('import apply with FTS5 merging in bounded steps (issue 16)', () => {
     const b = await spiedEngine((sql) => recording && seen.push(sql));
     const preview = expectOk(await b.engine.call('backup.importPreview', { file: new Blob([text]), mode: 'merge' }));
     recording = true;
-    expectOk(await b.engine.call('backup.importApply', { token: preview.token, mode: 'merge' }));
+    const applied = expectOk(await b.engine.call('backup.importApply', { token: preview.token, mode: 'merge' }));
     recording = false;
+    // It names its slowest slices, slowest first, and what each held (bench:speed lines them up with its waits).
+    const slow = applied.slowSlices ?? [];
+    expect(slow.length).toBeGreaterThan(0);
+    expect(slow.map((x) => x.ms)).toEqual([...slow.map((x) => x.ms)].sort((x, y) => y - x));
+    for (const x of slow) expect(x.steps).toBeGreaterThan(0);
 
     const ftsInsert = (sql: string) => /^INSERT INTO (messages|summaries|memories|episodes)_fts \(rowid/.test(sql);
     const isMerge = (sql: string) => sql.includes("'merge'");

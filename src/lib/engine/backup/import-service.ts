@@ -16,7 +16,7 @@ import type { SqlDriver } from '../store/driver';
 import type { ProjectFileStore } from '../files/project-file-store';
 import { ownedProjects, startImport, type ApplyReport, type ImportRun } from './import-apply';
 import type { TwoStep } from '../protocol/define';
-import { runInSlices, SLICE_BUDGET_MS, yieldToQueue } from '../store/slices';
+import { runInSlices, SLICE_BUDGET_MS, slowestSlices, yieldToQueue, type SliceTiming } from '../store/slices';
 import { clearImportJournal, importKey, readImportJournal, writeImportJournal } from './import-journal';
 import { clearPendingFiles, readPendingFiles, recordPendingFiles, type PendingFiles } from './file-journal';
 import { carryOut, planFiles, type FilePlan, type FilesReport } from './import-files';
@@ -63,6 +63,8 @@ export type ImportResult = Omit<ImportPreview, 'files' | 'file'> & {
   filesPending: number;
   /** This apply finished one that was cut short (its counts then count the rows already there as skipped). */
   resumed: boolean;
+  /** importApply's slices: the slowest few, what each was made of (bench:speed lines them up with its waits). */
+  slowSlices?: SliceTiming[];
 };
 
 export interface ImportProgress {
@@ -250,6 +252,7 @@ export function createImportService(deps: {
           // FTS5 merges in steps of their own, not inside the slices' COMMITs (fts-merge.ts).
           const pacer = createMergePacer(driver, ftsWrittenBy(s.file, mode));
           let rowsWritten = false;
+          const slow = slowestSlices();
           try {
             await runInSlices({
               driver,
@@ -266,7 +269,10 @@ export function createImportService(deps: {
                 clearImportJournal(driver);
                 return false;
               },
-              onSlice: () => (progress.rowsDone = run.rowsDone),
+              onSlice: (_ms, timing) => {
+                progress.rowsDone = run.rowsDone;
+                slow.note(timing);
+              },
             });
           } finally {
             s.applying = null;
@@ -274,7 +280,7 @@ export function createImportService(deps: {
           const r = run.report();
           s.applied = { mode, files: plan.report };
           log.info('backup.import-applied', { mode, conflicts: r.conflictsTotal, files: plan.writes.length + plan.deletes.length, resumed });
-          return { token, mode, tables: r.tables, conflicts: r.conflicts, conflictsTotal: r.conflictsTotal, filesPending: plan.writes.length + plan.deletes.length, resumed };
+          return { token, mode, tables: r.tables, conflicts: r.conflicts, conflictsTotal: r.conflictsTotal, filesPending: plan.writes.length + plan.deletes.length, resumed, slowSlices: slow.list() };
         },
       };
     },

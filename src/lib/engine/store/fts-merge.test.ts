@@ -4,8 +4,8 @@ import { fillEveryTable } from '../backup/test-fill';
 import { createEngine } from '../engine';
 import { expectOk } from '../testing';
 import type { SqlDriver } from './driver';
-import { automergeOff, FTS_AUTOMERGE_DEFAULT, MERGE_EVERY_STEPS, storedAutomerge, type FtsTable } from './fts-merge';
-import { reindexInSlices } from './fts-reindex-slices';
+import { automergeOff, createMergePacer, FTS_AUTOMERGE_DEFAULT, storedAutomerge, type FtsTable } from './fts-merge';
+import { REINDEX_ROWS_PER_MERGE, reindexInSlices } from './fts-reindex-slices';
 import { migrations } from './migrations';
 
 /**
@@ -15,7 +15,7 @@ import { migrations } from './migrations';
  */
 const FTS: FtsTable[] = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
 const STEPS_PER_SLICE = 3;
-const BATCH = 10; // rows a reindex step rewrites (fts-reindex-slices.ts)
+const ROWS_PER_STEP = 1; // rows a reindex step rewrites (fts-reindex-slices.ts): a slice overruns its budget by one row at most
 
 async function filled(turns = 80) {
   const t = await createBackupTestEngine();
@@ -63,13 +63,16 @@ describe('reindex with FTS5 merging in bounded steps (issue 16)', () => {
     });
     expect(report.messages).toBeGreaterThan(80);
     expect(slices.length).toBeGreaterThan(5);
+    // The report names its slowest slices and what they held (at most three one-row steps each here).
+    expect(report.slowSlices?.length).toBe(5);
+    for (const s of report.slowSlices ?? []) expect(s.steps).toBeLessThanOrEqual(STEPS_PER_SLICE);
     for (const s of slices) {
-      // A slice is at most three steps: three batches of rows, or three bounded merges, or a mix.
-      expect(s.rows + s.merges * BATCH).toBeLessThanOrEqual(STEPS_PER_SLICE * BATCH);
+      // A slice is at most three steps: three rows, or three bounded merges, or a mix.
+      expect(s.rows + s.merges * ROWS_PER_STEP).toBeLessThanOrEqual(STEPS_PER_SLICE * ROWS_PER_STEP);
     }
     // Off while rows were rewritten (every slice but the last), merged along the way and at the end, then FTS5's default.
     for (const s of slices.slice(0, -1)) expect(s.automerge.some((v) => v === 0)).toBe(true);
-    expect(slices.reduce((n, s) => n + s.merges, 0)).toBeGreaterThanOrEqual(Math.floor(report.messages / BATCH / MERGE_EVERY_STEPS));
+    expect(slices.reduce((n, s) => n + s.merges, 0)).toBeGreaterThanOrEqual(Math.floor(report.messages / REINDEX_ROWS_PER_MERGE));
     expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_DEFAULT));
     // The same index as before: every term in the same documents as often.
     expect(ftsDigest(t.driver)).toEqual(before);
@@ -109,5 +112,54 @@ describe('reindex with FTS5 merging in bounded steps (issue 16)', () => {
     reopen(t);
     expect(FTS.filter((f) => f !== 'episodes_fts').map((f) => storedAutomerge(t.driver, f))).toEqual(unset);
     expect(unset.every((v) => v === null)).toBe(true);
+  });
+});
+
+describe('createMergePacer: one pacing for every pass that writes full-text rows (issue 16)', () => {
+  const merged = (driver: SqlDriver) => {
+    const tables: string[] = [];
+    return { tables, driver: spied(driver, (sql) => void (sql.includes("'merge'") && tables.push(sql.match(/INTO (\w+)/)?.[1] as string))) };
+  };
+
+  it('merges once every `every` steps: the index the pass names, or the indexes in turn', async () => {
+    const t = await filled(10);
+    const m = merged(t.driver);
+    const pacer = createMergePacer(m.driver, ['messages_fts', 'memories_fts'], { every: 3 });
+    const named = Array.from({ length: 9 }, () => pacer.during('memories_fts'));
+    // Steps 3, 6 and 9 were merges (the pass writes nothing in them); the others were the pass's own.
+    expect(named).toEqual([false, false, true, false, false, true, false, false, true]);
+    expect(m.tables).toEqual(['memories_fts', 'memories_fts', 'memories_fts']);
+    m.tables.length = 0;
+    for (let i = 0; i < 6; i++) pacer.during();
+    expect(m.tables).toEqual(['messages_fts', 'memories_fts']);
+    expect(storedAutomerge(t.driver, 'messages_fts')).toBe(0);
+  });
+
+  it('a pass resumed past its rows merges each index to the end with automerge off, then sets it back', async () => {
+    const t = await filled(40);
+    const m = merged(t.driver);
+    // A fresh pacer whose first call is finish(): the pass was cut short while merging at the end.
+    const pacer = createMergePacer(m.driver, FTS, { pages: 1 });
+    let calls = 0;
+    const offWhileMerging: boolean[] = [];
+    while (pacer.finish()) {
+      calls++;
+      offWhileMerging.push(FTS.some((f) => storedAutomerge(t.driver, f) === 0));
+    }
+    expect(calls).toBeGreaterThan(0);
+    expect(offWhileMerging.every(Boolean)).toBe(true);
+    // Every index was merged (in order) and is back on FTS5's default; a further call has nothing to do.
+    expect([...new Set(m.tables)]).toEqual(FTS);
+    expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_DEFAULT));
+    expect(pacer.finish()).toBe(false);
+  });
+
+  it('does nothing for a pass that writes no full-text rows', async () => {
+    const t = await filled(0);
+    const m = merged(t.driver);
+    const pacer = createMergePacer(m.driver, [], { every: 1 });
+    expect([pacer.during(), pacer.during(), pacer.finish()]).toEqual([false, false, false]);
+    expect(m.tables).toEqual([]);
+    expect(FTS.map((f) => storedAutomerge(t.driver, f)).every((v) => v === null)).toBe(true);
   });
 });

@@ -57,18 +57,23 @@ export const MERGE_EVERY_STEPS = 4;
 export interface MergePacer {
   /**
    * Call at the start of each step of the pass: turns automerge off on the indexes (the first time), and every
-   * MERGE_EVERY_STEPS steps does one bounded merge instead of the step's writes — true: the step was that merge.
+   * `every` steps does one bounded merge instead of the step's writes — true: the step was that merge. `table`:
+   * the index to merge (the one the pass is writing); without it the indexes take turns.
    */
-  during(): boolean;
-  /** After the pass's last row: one bounded merge per call, true while merging is left; then automerge back on. */
+  during(table?: FtsTable): boolean;
+  /**
+   * After the pass's last row: one bounded merge per call, true while merging is left; then automerge back on.
+   * A pass that resumes past its rows (cut short while merging at the end) starts here: automerge goes off first.
+   */
   finish(): boolean;
 }
 
 /**
- * The reindex's way of merging (fts-reindex-slices.ts) for any pass that writes full-text rows in slices
- * (issue 16: an import's slices spent up to a third of their time in the COMMIT, where automerge merged):
- * automerge off while the pass writes, a bounded merge every few steps (round the indexes), each index merged to
- * the end a bounded piece a step, automerge back on. The engine sets it back at open if the pass is cut short.
+ * The one way a pass that writes full-text rows in slices merges FTS5 segments (issue 16: maintenance.reindex,
+ * fts-reindex-slices.ts, and backup import apply, whose slices spent up to a third of their time in the COMMIT
+ * where automerge merged): automerge off while the pass writes, a bounded merge every few steps, each index
+ * merged to the end a bounded piece a step, automerge back on. The engine sets it back at open if the pass is cut
+ * short. A step is whatever the pass makes it (a row, a few rows): `every` says how many steps a merge pays for.
  */
 export function createMergePacer(driver: SqlDriver, tables: readonly FtsTable[], opts: { pages?: number; every?: number } = {}): MergePacer {
   const every = opts.every ?? MERGE_EVERY_STEPS;
@@ -76,21 +81,23 @@ export function createMergePacer(driver: SqlDriver, tables: readonly FtsTable[],
   let steps = 0;
   let turn = 0;
   let finishing = 0;
+  const turnOff = () => {
+    if (off) return;
+    for (const t of tables) automergeOff(driver, t);
+    off = true;
+  };
   return {
-    during() {
+    during(table) {
       if (tables.length === 0) return false;
-      if (!off) {
-        for (const t of tables) automergeOff(driver, t);
-        off = true;
-      }
+      turnOff();
       if (++steps % every !== 0) return false;
-      mergeStep(driver, tables[turn++ % tables.length] as FtsTable, opts.pages);
+      mergeStep(driver, table ?? (tables[turn++ % tables.length] as FtsTable), opts.pages);
       return true;
     },
     finish() {
-      if (!off) return false;
       const t = tables[finishing];
       if (!t) return false;
+      turnOff();
       if (mergeStep(driver, t, opts.pages)) return true;
       automergeOn(driver, t);
       return finishing++ < tables.length - 1;

@@ -5,8 +5,8 @@ import { EPISODE_FTS_INSERT, MEMORY_FTS_INSERT, MESSAGE_FTS_INSERT, episodeFtsCo
 import { keptText } from '../../domain/episodes/summary';
 import { SEGMENTER_META_KEY, type ReindexReport } from './fts-reindex';
 import { toMemory, type MemoryRow } from './memory-rows';
-import { automergeOff, automergeOn, MERGE_EVERY_STEPS, mergeStep, type FtsTable } from './fts-merge';
-import { runInSlices } from './slices';
+import { createMergePacer, type FtsTable } from './fts-merge';
+import { runInSlices, slowestSlices, type SliceTiming } from './slices';
 
 /**
  * maintenance.reindex (002 memory_reindex) without stalling the page (issue 16): every full-text row is written
@@ -15,9 +15,13 @@ import { runInSlices } from './slices';
  * with the worker free in between; where it stands is kept in `meta`, so a reindex cut short goes on from there.
  *
  * Rewriting every row makes FTS5 merge segments at the COMMITs ("automerge"), for seconds at a time on a large
- * store (3,177 ms at a million turns): automerge is off while the pass runs (fts-merge.ts), a bounded merge runs
- * every MERGE_EVERY_STEPS steps (REINDEX_MERGE_PAGES pages), and at the end each index is merged a bounded piece per step until nothing is left,
- * then automerge is set back. The engine sets it back at open if the pass was cut short.
+ * store (3,177 ms at a million turns): the pass paces its merging with fts-merge.ts's createMergePacer, as an
+ * import does — automerge off while rows are rewritten, a bounded merge (REINDEX_MERGE_PAGES pages) of the index
+ * being rewritten every REINDEX_ROWS_PER_MERGE rows, at the end each index merged a bounded piece per step until
+ * nothing is left, then automerge back on. The engine sets it back at open if the pass was cut short.
+ *
+ * A step is one row: what a slice costs past its budget is one row's segmentation (the step's JavaScript, not its
+ * SQL, is most of a row's time: bench/speed/reindex-stalls.ts), not a batch's. Its budget covers the COMMIT too.
  *
  *   rows (automerge off, a bounded merge now and then) ─▶ merge each index to the end ─▶ automerge on
  */
@@ -28,14 +32,12 @@ interface Step {
   rowid: (row: Record<string, unknown>) => number;
 }
 
-/** Rows per step: a step is the unit between two looks at the clock (~1 ms a row on a busy 2-core machine). */
-const BATCH = 10;
 const JOURNAL = 'fts.reindex_progress';
 
 const STEPS: readonly Step[] = [
   {
     table: 'messages',
-    select: 'SELECT id, content, symbols FROM messages WHERE id > ? ORDER BY id LIMIT ?',
+    select: 'SELECT id, content, symbols FROM messages WHERE id > ? ORDER BY id LIMIT 1',
     rowid: (r) => r.id as number,
     write: (driver, r) => {
       driver.run('DELETE FROM messages_fts WHERE rowid = ?', [r.id as number]);
@@ -44,7 +46,7 @@ const STEPS: readonly Step[] = [
   },
   {
     table: 'summaries',
-    select: 'SELECT * FROM summaries WHERE id > ? ORDER BY id LIMIT ?',
+    select: 'SELECT * FROM summaries WHERE id > ? ORDER BY id LIMIT 1',
     rowid: (r) => r.id as number,
     write: (driver, r) => {
       driver.run('DELETE FROM summaries_fts WHERE rowid = ?', [r.id as number]);
@@ -53,7 +55,7 @@ const STEPS: readonly Step[] = [
   },
   {
     table: 'memories',
-    select: 'SELECT * FROM memories WHERE rid > ? ORDER BY rid LIMIT ?',
+    select: 'SELECT * FROM memories WHERE rid > ? ORDER BY rid LIMIT 1',
     rowid: (r) => r.rid as number,
     write: (driver, r) => {
       driver.run('DELETE FROM memories_fts WHERE rowid = ?', [r.rid as number]);
@@ -62,7 +64,7 @@ const STEPS: readonly Step[] = [
   },
   {
     table: 'episodes',
-    select: 'SELECT rid, input_summary, candidates, selected_index, final_text, summary FROM episodes WHERE rid > ? ORDER BY rid LIMIT ?',
+    select: 'SELECT rid, input_summary, candidates, selected_index, final_text, summary FROM episodes WHERE rid > ? ORDER BY rid LIMIT 1',
     rowid: (r) => r.rid as number,
     write: (driver, r) => {
       const kept = keptText({
@@ -83,6 +85,8 @@ const STEPS: readonly Step[] = [
  * 8 pages — 15.2, 52.5, 31; 2 pages — 17.6, 66.3, 43 (~15% more slices than 8 pages).
  */
 export const REINDEX_MERGE_PAGES = 4;
+/** One step in this many is a bounded merge (29 rows a merge; before, every fourth step of 10 rows: 30). */
+export const REINDEX_ROWS_PER_MERGE = 30;
 const FTS: readonly FtsTable[] = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
 const ftsOf = (s: Step): FtsTable => `${s.table}_fts`;
 
@@ -95,7 +99,7 @@ export async function reindexInSlices(
     onProgress?: (rows: number) => void;
     budgetMs?: number;
     now?: () => number;
-    onSlice?: (ms: number) => void;
+    onSlice?: (ms: number, timing: SliceTiming) => void;
     /** Pages one bounded merge step works through (fts-merge.ts; the benchmark compares sizes). */
     mergePages?: number;
   } = {},
@@ -104,48 +108,38 @@ export async function reindexInSlices(
   const saved = driver.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [JOURNAL]);
   let at = saved ? (JSON.parse(saved.value) as { step: number; after: number }) : { step: 0, after: -1 };
   const counts = { messages: 0, summaries: 0, memories: 0, episodes: 0 };
-  let off = false;
-  let steps = 0;
-  let merging = 0; // index into FTS while merging at the end
+  const slow = slowestSlices();
+  const pacer = createMergePacer(driver, FTS, { pages: opts.mergePages ?? REINDEX_MERGE_PAGES, every: REINDEX_ROWS_PER_MERGE });
   await runInSlices({
     driver,
     budgetMs: opts.budgetMs,
+    budgetCoversCommit: true,
     now: opts.now,
     step: () => {
-      if (!off) {
-        for (const t of FTS) automergeOff(driver, t);
-        off = true;
-      }
       const s = STEPS[at.step];
       if (!s) {
         // Every row rewritten: merge each index, a bounded piece a step, then hand merging back to FTS5.
-        const t = FTS[merging];
-        if (t) {
-          if (mergeStep(driver, t, opts.mergePages ?? REINDEX_MERGE_PAGES)) return true;
-          automergeOn(driver, t);
-          if (FTS[++merging]) return true;
-        }
+        if (pacer.finish()) return true;
         setMeta(driver, SEGMENTER_META_KEY, SEGMENTER_VERSION);
         driver.run('DELETE FROM meta WHERE key = ?', [JOURNAL]);
         return false;
       }
       // Meanwhile, a bounded merge of the index being rewritten keeps its segments from piling up.
-      if (++steps % MERGE_EVERY_STEPS === 0) {
-        mergeStep(driver, ftsOf(s), opts.mergePages ?? REINDEX_MERGE_PAGES);
-        return true;
+      if (pacer.during(ftsOf(s))) return true;
+      const row = driver.get<Record<string, unknown>>(s.select, [at.after]);
+      if (row) {
+        s.write(driver, row);
+        counts[s.table]++;
       }
-      const rows = driver.all<Record<string, unknown>>(s.select, [at.after, BATCH]);
-      for (const r of rows) s.write(driver, r);
-      counts[s.table] += rows.length;
-      const last = rows.at(-1);
-      at = rows.length < BATCH || !last ? { step: at.step + 1, after: -1 } : { step: at.step, after: s.rowid(last) };
+      at = row ? { step: at.step, after: s.rowid(row) } : { step: at.step + 1, after: -1 };
       setMeta(driver, JOURNAL, JSON.stringify(at));
       return true;
     },
-    onSlice: (ms) => {
-      opts.onSlice?.(ms);
+    onSlice: (ms, timing) => {
+      opts.onSlice?.(ms, timing);
+      slow.note(timing);
       opts.onProgress?.(counts.messages + counts.summaries + counts.memories + counts.episodes);
     },
   });
-  return { ...counts, segmenterVersion: SEGMENTER_VERSION, ms: performance.now() - t0 };
+  return { ...counts, segmenterVersion: SEGMENTER_VERSION, ms: performance.now() - t0, slowSlices: slow.list() };
 }

@@ -2,6 +2,7 @@ import { SEGMENTER_VERSION } from '../../domain/text';
 import type { Logger } from '../../domain/log';
 import { toSummary, type SummaryRow } from './conversation-rows';
 import type { SqlDriver } from './driver';
+import type { SliceTiming } from './slices';
 import { EPISODE_FTS_INSERT, MEMORY_FTS_INSERT, MESSAGE_FTS_INSERT, episodeFtsColumns, memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from './fts-columns';
 import { keptText } from '../../domain/episodes/summary';
 import { toMemory, type MemoryRow } from './memory-rows';
@@ -23,6 +24,8 @@ export interface ReindexReport {
   episodes: number;
   segmenterVersion: string;
   ms: number;
+  /** maintenance.reindex's slices: the slowest few, what each was made of (bench:speed lines them up with its waits). */
+  slowSlices?: SliceTiming[];
 }
 
 export const SEGMENTER_META_KEY = 'segmenter_version';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SqlDriver } from './driver';
-import { runInSlices } from './slices';
+import { runInSlices, slowestSlices, type SliceTiming } from './slices';
 
 /**
  * Issue 16: a slice's budget bounded its steps, not its COMMIT, where FTS5 writes the slice's pending full-text
@@ -64,5 +64,16 @@ describe('a slice whose budget covers its COMMIT (issue 16)', () => {
     expect(Math.max(...slices.slice(3, -1).map((s) => s.ms))).toBeLessThan(Math.min(...(await run(false)).slices.slice(0, -1).map((s) => s.ms)));
     // Still real work per slice: the COMMIT may shorten the steps by at most three quarters.
     for (const s of slices.slice(0, -1)) expect(s.steps).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('a job reports its slowest slices (issue 16: which slice a long wait sat behind)', () => {
+  it('keeps the few slowest, slowest first, in tenths of a ms, whatever order they came in', () => {
+    const keep = slowestSlices(3);
+    const t = (ms: number, commitMs = 0): SliceTiming => ({ at: ms * 1000, ms, beginMs: 0.04, steps: 2, stepsMs: ms - commitMs, slowestStepMs: 1.26, commitMs });
+    for (const ms of [5, 41.23, 3, 90.06, 12, 60]) keep.note(t(ms, ms / 2));
+    const list = keep.list();
+    expect(list.map((s) => s.ms)).toEqual([90.1, 60, 41.2]);
+    expect(list[0]).toMatchObject({ at: 90060, steps: 2, commitMs: 45, slowestStepMs: 1.3, beginMs: 0 });
   });
 });

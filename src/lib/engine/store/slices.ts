@@ -125,3 +125,21 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
   }
   return slices;
 }
+
+/**
+ * The `kept` slowest slices of a run, slowest first, times in tenths of a ms: what a job reports of where its
+ * longest waits went (the benchmark lines them up with its probes' waits by `at`).
+ */
+export function slowestSlices(kept = 5): { note: (t: SliceTiming) => void; list: () => SliceTiming[] } {
+  const slow: SliceTiming[] = [];
+  const tenth = (ms: number) => Math.round(ms * 10) / 10;
+  return {
+    note(t) {
+      if (slow.length === kept && t.ms <= slow.at(-1)!.ms) return;
+      slow.push(t);
+      slow.sort((a, b) => b.ms - a.ms);
+      slow.length = Math.min(slow.length, kept);
+    },
+    list: () => slow.map((t) => ({ ...t, ms: tenth(t.ms), beginMs: tenth(t.beginMs), stepsMs: tenth(t.stepsMs), slowestStepMs: tenth(t.slowestStepMs), commitMs: tenth(t.commitMs) })),
+  };
+}
