@@ -8,7 +8,7 @@ import { EngineError } from '../../domain/errors';
 import * as B from '../../domain/lifecycle/budgets';
 import type { EngineEnv } from '../env';
 import { slowTransactionsSince } from '../store/io-counters';
-import { runInSlices, type SliceTiming } from '../store/slices';
+import { runInSlices, slowestSlices } from '../store/slices';
 
 /** Slowest slices a phase report keeps, split into BEGIN / steps / COMMIT. */
 const SLOW_SLICES_KEPT = 5;
@@ -73,19 +73,13 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
     const t0 = performance.now();
     const pass = PASS[phase]({ driver, clock, ledger });
     const sliceMs: number[] = [];
-    const slow: SliceTiming[] = [];
-    const keepSlow = (t: SliceTiming) => {
-      if (slow.length === SLOW_SLICES_KEPT && t.ms <= slow.at(-1)!.ms) return;
-      slow.push(t);
-      slow.sort((a, b) => b.ms - a.ms);
-      slow.length = Math.min(slow.length, SLOW_SLICES_KEPT);
-    };
+    const slow = slowestSlices(SLOW_SLICES_KEPT);
     const slices = await runInSlices({
       driver,
       step: pass.step,
       budgetMs: LIFECYCLE_SLICE_MS,
       pageBudget: LIFECYCLE_PAGE_BUDGET,
-      onSlice: (ms, timing) => (sliceMs.push(ms), keepSlow(timing)),
+      onSlice: (ms, timing) => (sliceMs.push(ms), slow.note(timing)),
       ...(signal ? { signal } : {}),
     });
     driver.transaction(() =>
@@ -100,7 +94,7 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
       slices,
       longestSliceMs: tenth(sliceMs.at(-1) ?? 0),
       medianSliceMs: tenth(sliceMs[Math.floor((sliceMs.length - 1) / 2)] ?? 0),
-      slowSlices: slow.map((t) => ({ ...t, ms: tenth(t.ms), beginMs: tenth(t.beginMs), stepsMs: tenth(t.stepsMs), slowestStepMs: tenth(t.slowestStepMs), commitMs: tenth(t.commitMs) })),
+      slowSlices: slow.list(),
       ms: Math.round(performance.now() - t0),
     };
   }
