@@ -5,7 +5,9 @@
  *
  *   npx tsx bench/speed/episodes-native.ts [--episodes 10000] [--seed 42] [--out file.json]
  *
- * Prints p50/p95 of episode.record, episode.query and rules.list; --out writes each query's input and the ids it
+ * Prints p50/p95 of episode.record, episode.query and rules.list, and of the memory.* calls paired with them as in
+ * the Chromium phase (--memories memories stored first, like the stand-in phase; memory.retrieve alternately with
+ * episode.query over the stand-in phase's queries); --out writes each query's input and the ids it
  * returned (to compare recall's top 5 between two versions: --compare other.json).
  */
 import Database from 'better-sqlite3';
@@ -17,11 +19,12 @@ import { createCaller, type EngineCaller } from '../../src/lib/engine/client/cal
 import { createEngine } from '../../src/lib/engine/engine';
 import { createBetterSqlite3Driver } from '../../src/lib/engine/store/better-sqlite3-driver';
 import { loadMigrationsFromDisk } from '../../src/lib/engine/store/migrations-fs';
+import { generateMemories, generateQueries } from '../lib/corpus';
 import { episodeWorkload } from './episodes';
 import { WASM_PAGE_SIZE } from './native';
 
 const { values } = parseArgs({
-  options: { episodes: { type: 'string', default: '10000' }, seed: { type: 'string', default: '42' }, out: { type: 'string' }, keep: { type: 'string' }, compare: { type: 'string' } },
+  options: { episodes: { type: 'string', default: '10000' }, memories: { type: 'string', default: '300' }, seed: { type: 'string', default: '42' }, out: { type: 'string' }, keep: { type: 'string' }, compare: { type: 'string' } },
 });
 
 const db = new Database(':memory:');
@@ -47,11 +50,18 @@ const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return Math.round((s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0) * 100) / 100;
 };
-const report = await episodeWorkload({ engine: caller, seed: Number(values.seed), count: Number(values.episodes), queries: 200, lists: 200, rules: 60, samples: 0, setState: () => {} });
+const seed = Number(values.seed);
+for (const m of generateMemories({ seed, count: Number(values.memories) })) await caller.call('memory.create', m);
+const retrieveQueries = generateQueries({ seed, perKind: 50 }).map((q) => q.text);
+const report = await episodeWorkload({ engine: caller, seed, count: Number(values.episodes), queries: 200, lists: 200, rules: 60, samples: 0, retrieveQueries, setState: () => {} });
 console.log(`episode.record p50/p95 ${pct(report.recordMs, 50)}/${pct(report.recordMs, 95)} ms`);
 console.log(`episode.query  p50/p95 ${pct(report.queryMs, 50)}/${pct(report.queryMs, 95)} ms`);
 console.log(`rules.list     p50/p95 ${pct(report.rulesListMs, 50)}/${pct(report.rulesListMs, 95)} ms`);
-console.log(`memory.list    p50/p95 ${pct(report.memoryListPairedMs, 50)}/${pct(report.memoryListPairedMs, 95)} ms (alternating with rules.list; this workload stores no memories)`);
+console.log(`memory.create  p50/p95 ${pct(report.memoryCreatePairedMs, 50)}/${pct(report.memoryCreatePairedMs, 95)} ms (between the records)`);
+console.log(`memory.retrieve p50/p95 ${pct(report.memoryRetrievePairedMs, 50)}/${pct(report.memoryRetrievePairedMs, 95)} ms (alternating with episode.query)`);
+console.log(`memory.list    p50/p95 ${pct(report.memoryListPairedMs, 50)}/${pct(report.memoryListPairedMs, 95)} ms (alternating with rules.list)`);
+const r2 = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : Number.NaN);
+console.log(`p95 ratios record÷create ${r2(pct(report.recordMs, 95), pct(report.memoryCreatePairedMs, 95))}, query÷retrieve ${r2(pct(report.queryMs, 95), pct(report.memoryRetrievePairedMs, 95))}, p50 query÷retrieve ${r2(pct(report.queryMs, 50), pct(report.memoryRetrievePairedMs, 50))}`);
 // Episode ids are UUIDs made in the engine; rids follow the recording order, the same in every run.
 const ridOf = db.prepare<[string], { rid: number }>('SELECT rid FROM episodes WHERE id = ?');
 for (const q of queries) q.ids = q.ids.map((id) => String(ridOf.get(id)?.rid ?? id));

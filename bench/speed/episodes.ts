@@ -9,7 +9,7 @@
 import type { EngineCaller } from '../../src/lib/engine/client/caller';
 import type { Input, Method, Output } from '../../src/lib/engine/protocol/contract';
 import { createPrng } from '../lib/prng';
-import { generateTurns } from '../lib/corpus';
+import { generateMemories, generateTurns } from '../lib/corpus';
 
 const SCENES = ['dialogue', 'action', 'description', 'introspection', 'exposition', 'narration'] as const;
 
@@ -25,6 +25,14 @@ export interface EpisodeReport {
    * runs while rules.list's p50 stayed 2.8 ms and memory.list's p95 went 4.81 → 2.30 ms).
    */
   memoryListPairedMs: number[];
+  /**
+   * memory.create timed right after every `pairEvery`-th episode.record, spread over the whole recording (the record
+   * ratio's denominator), and memory.retrieve timed alternately with episode.query (the query ratio's). Paired for the
+   * same reason as memory.list: the stand-in phase ran minutes earlier, at another moment of the machine's load.
+   * Empty in a run without those samples (then the report falls back to the stand-in phase).
+   */
+  memoryCreatePairedMs: number[];
+  memoryRetrievePairedMs: number[];
   rules: number;
   /** Main-thread event latency right after sending a record vs after sending nothing (ms). */
   eventLagAloneMs: number[];
@@ -56,6 +64,8 @@ export async function episodeWorkload(opts: {
   lists: number;
   rules: number;
   samples: number;
+  /** memory.retrieve's queries (the stand-in phase's, so the paired figure is the same call); none: not paired. */
+  retrieveQueries?: readonly string[];
   setState: (text: string) => void;
 }): Promise<EpisodeReport> {
   const t0 = performance.now();
@@ -86,11 +96,24 @@ export async function episodeWorkload(opts: {
     };
   };
   const recordMs: number[] = [];
+  // About as many paired memory.create samples as queries, spread evenly over the recording; the memories they add
+  // are deleted (untimed) before the queries so memory.retrieve searches the same memories as in the stand-in phase.
+  const paired = (opts.retrieveQueries?.length ?? 0) > 0;
+  const pairEvery = Math.max(1, Math.round(opts.count / Math.max(1, opts.queries)));
+  const memoryInputs = paired ? generateMemories({ seed: opts.seed + 1717, count: Math.ceil(opts.count / pairEvery) }) : [];
+  const memoryCreatePairedMs: number[] = [];
+  const createdMemories: string[] = [];
   for (let i = 0; i < opts.count; i++) {
     const input = episode(i);
-    const t = performance.now();
+    let t = performance.now();
     await must('episode.record', input);
     recordMs.push(performance.now() - t);
+    const m = paired && i % pairEvery === 0 ? memoryInputs[i / pairEvery] : undefined;
+    if (m) {
+      t = performance.now();
+      createdMemories.push((await must('memory.create', m)).id);
+      memoryCreatePairedMs.push(performance.now() - t);
+    }
     if ((i + 1) % 2_000 === 0) {
       opts.setState(`episodes ${i + 1}`);
       console.log(`[bench] episodes ${i + 1}/${opts.count}`);
@@ -99,12 +122,21 @@ export async function episodeWorkload(opts: {
   for (let i = 0; i < opts.rules; i++) {
     await must('rules.add', i % 2 ? { rule: `bench rule ${i}: ${r.pick(texts).slice(0, 60)}` } : { rule: `项目规则 ${i}：${r.pick(texts).slice(0, 40)}`, scope: 'project', projectId: projects[0]!.id });
   }
+  for (const id of createdMemories) await must('memory.delete', { id });
   const queryMs: number[] = [];
+  const memoryRetrievePairedMs: number[] = [];
+  const retrieveQueries = opts.retrieveQueries ?? [];
   for (let i = 0; i < opts.queries; i++) {
     const input: Input<'episode.query'> = { projectId: projects[i % 2]!.id, sceneType: r.pick(SCENES), text: r.pick(texts) };
-    const t = performance.now();
+    let t = performance.now();
     await must('episode.query', input);
     queryMs.push(performance.now() - t);
+    const q = retrieveQueries[i % Math.max(1, retrieveQueries.length)];
+    if (q !== undefined) {
+      t = performance.now();
+      await must('memory.retrieve', { query: q, topN: 5 });
+      memoryRetrievePairedMs.push(performance.now() - t);
+    }
   }
   const rulesListMs: number[] = [];
   const memoryListPairedMs: number[] = [];
@@ -143,6 +175,8 @@ export async function episodeWorkload(opts: {
     queryMs,
     rulesListMs,
     memoryListPairedMs,
+    memoryCreatePairedMs,
+    memoryRetrievePairedMs,
     rules: (await must('rules.list', { projectId: projects[0]!.id })).length,
     eventLagAloneMs,
     eventLagAfterRecordMs,

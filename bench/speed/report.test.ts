@@ -80,7 +80,7 @@ describe('threshold checks', () => {
   it('rules.list is set against memory.list timed alternately with it, not against the stand-in phase minutes earlier', () => {
     const ms = (v: number, n = 20) => Array.from({ length: n }, () => v);
     const e: EpisodeReport = {
-      count: 10, recordMs: ms(4), queryMs: ms(10), rulesListMs: ms(3), memoryListPairedMs: ms(2), rules: 60,
+      count: 10, recordMs: ms(4), queryMs: ms(10), rulesListMs: ms(3), memoryListPairedMs: ms(2), memoryCreatePairedMs: [], memoryRetrievePairedMs: [], rules: 60,
       eventLagAloneMs: [], eventLagAfterRecordMs: [], saveAloneMs: [], saveAfterRecordMs: [], wallMs: 1,
     };
     const memory = { create: lat(2), retrieve: lat(5), list: lat(6) };
@@ -91,6 +91,24 @@ describe('threshold checks', () => {
     const phase = episodeSection({ ...e, memoryListPairedMs: [] }, memory);
     expect(phase.over_memory_p95.list).toBe(0.5);
     expect(phase.memory_list_paired_ms).toBeUndefined();
+  });
+
+  it('episode.record and episode.query are set against memory.create / memory.retrieve timed in the same phase when the run has them', () => {
+    const ms = (v: number, n = 20) => Array.from({ length: n }, () => v);
+    const e: EpisodeReport = {
+      count: 10, recordMs: ms(4), queryMs: ms(10), rulesListMs: ms(3), memoryListPairedMs: ms(2), memoryCreatePairedMs: ms(1), memoryRetrievePairedMs: ms(8), rules: 60,
+      eventLagAloneMs: [], eventLagAfterRecordMs: [], saveAloneMs: [], saveAfterRecordMs: [], wallMs: 1,
+    };
+    const memory = { create: lat(2), retrieve: lat(5), list: lat(6) };
+    const paired = episodeSection(e, memory);
+    expect(paired.over_memory_p95).toEqual({ record: 4, query: 1.25, list: 1.5 });
+    expect(paired.memory_create_paired_ms?.p95).toBe(1);
+    expect(paired.memory_retrieve_paired_ms?.p95).toBe(8);
+    // Without them, the stand-in phase's figures.
+    const phase = episodeSection({ ...e, memoryCreatePairedMs: [], memoryRetrievePairedMs: [] }, memory);
+    expect(phase.over_memory_p95).toMatchObject({ record: 2, query: 2 });
+    expect(phase.memory_create_paired_ms).toBeUndefined();
+    expect(phase.memory_retrieve_paired_ms).toBeUndefined();
   });
 });
 

@@ -49,6 +49,9 @@ export interface EpisodeFigures {
   over_memory_p95: { record: number; query: number; list: number };
   /** memory.list timed alternately with rules.list (episodes.ts); absent in results from before it was measured. */
   memory_list_paired_ms?: LatencySummary;
+  /** memory.create after every n-th episode.record and memory.retrieve alternately with episode.query (episodes.ts). */
+  memory_create_paired_ms?: LatencySummary;
+  memory_retrieve_paired_ms?: LatencySummary;
   typing: { event_lag_alone_ms: LatencySummary; event_lag_after_record_ms: LatencySummary; save_alone_ms: LatencySummary; save_after_record_ms: LatencySummary };
   wall_ms: number;
 }
@@ -69,22 +72,32 @@ const lat = (values: readonly number[]) => r(summarize(values));
 const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : Number.NaN);
 
 /**
- * Seed 003's figures (issue 17) and their ratios to the stand-in calls' p95s. The list ratio divides by memory.list
- * timed alternately with rules.list when the run has those samples (episodes.ts says why), else by the stand-in phase's.
+ * Seed 003's figures (issue 17) and their ratios to the stand-in calls' p95s. Each ratio divides by its memory.* call
+ * timed in the episode phase itself (memory.create between the records, memory.retrieve alternately with episode.query,
+ * memory.list alternately with rules.list) when the run has those samples (episodes.ts says why), else by the
+ * stand-in phase's.
  */
 export function episodeSection(e: EpisodeReport, memory: { create: LatencySummary; retrieve: LatencySummary; list: LatencySummary }): EpisodeFigures {
   const record = lat(e.recordMs);
   const query = lat(e.queryMs);
   const list = lat(e.rulesListMs);
   const pairedList = e.memoryListPairedMs.length ? lat(e.memoryListPairedMs) : undefined;
+  const pairedCreate = e.memoryCreatePairedMs.length ? lat(e.memoryCreatePairedMs) : undefined;
+  const pairedRetrieve = e.memoryRetrievePairedMs.length ? lat(e.memoryRetrievePairedMs) : undefined;
   return {
     count: e.count,
     rules: e.rules,
     record_ms: record,
     query_ms: query,
     rules_list_ms: list,
-    over_memory_p95: { record: ratio(record.p95, memory.create.p95), query: ratio(query.p95, memory.retrieve.p95), list: ratio(list.p95, (pairedList ?? memory.list).p95) },
+    over_memory_p95: {
+      record: ratio(record.p95, (pairedCreate ?? memory.create).p95),
+      query: ratio(query.p95, (pairedRetrieve ?? memory.retrieve).p95),
+      list: ratio(list.p95, (pairedList ?? memory.list).p95),
+    },
     ...(pairedList ? { memory_list_paired_ms: pairedList } : {}),
+    ...(pairedCreate ? { memory_create_paired_ms: pairedCreate } : {}),
+    ...(pairedRetrieve ? { memory_retrieve_paired_ms: pairedRetrieve } : {}),
     typing: {
       event_lag_alone_ms: lat(e.eventLagAloneMs),
       event_lag_after_record_ms: lat(e.eventLagAfterRecordMs),
@@ -338,6 +351,8 @@ export function speedTables(res: SpeedResult, format: 'text' | 'markdown'): stri
         ['episode.record p50/p95/p99 ms', ...withEpisodes.map((x) => p((x.episodes as EpisodeFigures).record_ms))],
         ['episode.query p50/p95/p99 ms', ...withEpisodes.map((x) => p((x.episodes as EpisodeFigures).query_ms))],
         ['rules.list p50/p95/p99 ms', ...withEpisodes.map((x) => p((x.episodes as EpisodeFigures).rules_list_ms))],
+        ['memory.create between the records p50/p95/p99 ms', ...withEpisodes.map((x) => { const m = (x.episodes as EpisodeFigures).memory_create_paired_ms; return m ? p(m) : '–'; })],
+        ['memory.retrieve alternating with episode.query p50/p95/p99 ms', ...withEpisodes.map((x) => { const m = (x.episodes as EpisodeFigures).memory_retrieve_paired_ms; return m ? p(m) : '–'; })],
         ['memory.list alternating with rules.list p50/p95/p99 ms', ...withEpisodes.map((x) => { const m = (x.episodes as EpisodeFigures).memory_list_paired_ms; return m ? p(m) : '–'; })],
         ['÷ memory.create / .retrieve / .list (p95)', ...withEpisodes.map((x) => { const o = (x.episodes as EpisodeFigures).over_memory_p95; return `${o.record} / ${o.query} / ${o.list}`; })],
         ['typing: main-thread event lag p50/p95 ms, alone → after a record', ...withEpisodes.map((x) => { const ty = (x.episodes as EpisodeFigures).typing; return `${ty.event_lag_alone_ms.p50.toFixed(2)} / ${ty.event_lag_alone_ms.p95.toFixed(2)} → ${ty.event_lag_after_record_ms.p50.toFixed(2)} / ${ty.event_lag_after_record_ms.p95.toFixed(2)}`; })],

@@ -51,7 +51,8 @@ export interface RecallQuery {
  */
 export const RECALL_QUERY_TERMS = 12;
 
-function matchOf(text: string): { match: string | null; keywords: string[] } {
+/** The FTS5 MATCH episode recall asks for a passage (exported for bench/speed/episode-rank-probe.ts). */
+export function recallMatch(text: string): { match: string | null; keywords: string[] } {
   const keywords = extractKeywords(text, { max: RECALL_QUERY_TERMS });
   // Whole words, no prefix: FTS5's porter stemmer already meets inflections on both sides, and a prefix term makes
   // FTS5 merge the lists of every word it starts (payment, payments, payload …) before ranking.
@@ -63,7 +64,7 @@ function matchOf(text: string): { match: string | null; keywords: string[] } {
 
 export function recallEpisodes(deps: { episodes: EpisodeRepo; clock: Clock; log: Logger }, q: RecallQuery): EpisodeQueryResult {
   const limit = Math.min(RECALL_MAX, Math.max(1, q.limit ?? RECALL_MAX));
-  const { match, keywords } = matchOf(q.text);
+  const { match, keywords } = recallMatch(q.text);
   const bm25 = new Map<string, number>();
   const pool = new Map<string, EpisodeScoreRow>();
   let degraded = false;
