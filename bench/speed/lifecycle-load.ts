@@ -36,6 +36,14 @@ export interface LifecycleLoadReport {
   cleanup: LifecycleRunResult | { state: 'failed'; error: string };
   /** The stall probe while the clean-up ran (stall.ts). */
   stall: StallReport | null;
+  /**
+   * The same probe over the `baselineWrites` writes just before the clean-up started: the same foreground load
+   * (records, queries, rules.list) and no clean-up — what the foreground's own writes make a person wait, so the
+   * share of the stall that the clean-up adds can be told apart. Null when there are no writes before it.
+   */
+  baselineStall: StallReport | null;
+  /** How many writes the baseline probe ran over. */
+  baselineWrites: number;
   /** Every foreground call that started or ended while the clean-up ran: when it was sent (ms since the epoch) and how long it took. */
   foregroundDuring: { call: LoadCall; at: number; ms: number }[];
   /** The write the clean-up started after. */
@@ -49,6 +57,8 @@ export interface LifecycleLoadOptions {
   writes: number;
   /** Start the clean-up after this many writes (default: half). */
   cleanupAt?: number;
+  /** Writes before the clean-up probed without it (default: min(1,500, cleanupAt) — about as long as the clean-up runs). */
+  baselineWrites?: number;
   setState?: (text: string) => void;
 }
 
@@ -107,6 +117,13 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
   };
 
   const cleanupAt = opts.cleanupAt ?? Math.floor(opts.writes / 2);
+  const baselineFrom = cleanupAt - Math.min(opts.baselineWrites ?? 1_500, cleanupAt);
+  let endBaseline: () => void = () => undefined;
+  let baseline: Promise<StallReport> | null = null;
+  const startBaseline = () => {
+    const ended = new Promise<void>((r) => (endBaseline = r));
+    baseline = stallDuring(engine, 'the same foreground load, no clean-up (baseline)', async () => (await ended, {}));
+  };
   let cleanupDone: Promise<{ result: LifecycleRunResult | { state: 'failed'; error: string }; stall: StallReport }> | null = null;
   const startCleanup = () => {
     cleaning = true;
@@ -123,7 +140,12 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
   };
 
   for (let i = 0; i < opts.writes; i++) {
-    if (i === cleanupAt) startCleanup();
+    if (i === baselineFrom && baselineFrom < cleanupAt) startBaseline();
+    if (i === cleanupAt) {
+      endBaseline();
+      await baseline;
+      startCleanup();
+    }
     await timed('episode.record', episode(i));
     if (i % 2 === 1) await timed('episode.query', { projectId: projects[i % 4 === 1 ? 0 : 1]!.id, sceneType: r.pick(SCENES), text: r.pick(texts) });
     if (i % 10 === 9) await timed('rules.list', i % 20 === 9 ? {} : { projectId: projects[0]!.id });
@@ -132,6 +154,8 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
       console.log(`[bench] lifecycle load ${i + 1}/${opts.writes}${cleaning ? ' (clean-up running)' : ''}`);
     }
   }
+  endBaseline();
+  const baselineStall = await (baseline as Promise<StallReport> | null);
   if (!cleanupDone) startCleanup();
   const done = await (cleanupDone as unknown as Promise<{ result: LifecycleRunResult | { state: 'failed'; error: string }; stall: StallReport }>);
   return {
@@ -143,6 +167,8 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
     calls,
     cleanup: done.result,
     stall: done.stall,
+    baselineStall,
+    baselineWrites: cleanupAt - baselineFrom,
     foregroundDuring,
     cleanupAtWrite: cleanupAt,
     wallMs: performance.now() - t0,

@@ -40,6 +40,8 @@ export interface LifecycleBenchResult {
   error_rate: number;
   cleanup: LifecycleLoadReport['cleanup'];
   stall: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; longest_foreground_call_ms: number; worst: WorstWait[] } | null;
+  /** The same probe over the writes just before the clean-up, without it (lifecycle-load.ts baselineStall); absent in older results. */
+  baseline_stall?: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; writes: number } | null;
   checks: { name: string; goal: string; value: string; ok: boolean }[];
   notes: string[];
   elapsed_ms: number;
@@ -61,6 +63,8 @@ export function lifecycleResult(load: LifecycleLoadReport, meta: { machine: Mach
   const stall = load.stall
     ? { job_ms: Math.round(load.stall.jobMs), probes: load.stall.probes, max_wait_ms: r1(load.stall.maxWaitMs), p95_wait_ms: r1(load.stall.p95WaitMs), longest_foreground_call_ms: r1(longestDuring), worst: worstWaits(load) }
     : null;
+  const base = load.baselineStall;
+  const baselineStall = base ? { job_ms: Math.round(base.jobMs), probes: base.probes, max_wait_ms: r1(base.maxWaitMs), p95_wait_ms: r1(base.p95WaitMs), writes: load.baselineWrites } : null;
   const checks = [
     ...keys.map((k) => ({ name: `${k} p95`, goal: `< ${LOAD_GOALS[k]} ms`, value: `${calls[k].p95} ms`, ok: calls[k].p95 < LOAD_GOALS[k] })),
     { name: 'error rate', goal: '< 1 %', value: `${(errorRate * 100).toFixed(2)} % (${errorCount} of ${load.calls})`, ok: errorRate < ERROR_RATE_GOAL },
@@ -76,6 +80,7 @@ export function lifecycleResult(load: LifecycleLoadReport, meta: { machine: Mach
     error_rate: errorRate,
     cleanup: load.cleanup,
     stall,
+    baseline_stall: baselineStall,
     checks,
     notes: meta.notes,
     elapsed_ms: meta.elapsedMs,
@@ -117,6 +122,10 @@ export function lifecycleSection(res: LifecycleBenchResult): string[] {
   }
   out.push('| check | goal | measured | |', '|---|---|---|---|', ...res.checks.map((c) => `| ${c.name} | ${c.goal} | ${c.value} | ${c.ok ? 'ok' : '**missed**'} |`), '');
   if (res.stall) out.push(`Stall probe (session.list every 5 ms) while the clean-up ran ${res.stall.job_ms} ms: ${res.stall.probes} probes, longest wait ${res.stall.max_wait_ms} ms, p95 ${res.stall.p95_wait_ms} ms; longest foreground call meanwhile ${res.stall.longest_foreground_call_ms} ms.`, '');
+  if (res.baseline_stall) {
+    const b = res.baseline_stall;
+    out.push(`The same probe over the ${b.writes.toLocaleString('en')} writes before the clean-up, with the same foreground load and no clean-up (${b.job_ms} ms): ${b.probes} probes, longest wait ${b.max_wait_ms} ms, p95 ${b.p95_wait_ms} ms — what the foreground's own writes cost, beside the ${res.stall?.max_wait_ms ?? '—'} ms while cleaning.`, '');
+  }
   if (res.stall?.worst.length) {
     out.push('The longest waits and what they overlapped (foreground calls; slices among each phase\'s 5 slowest: ms = BEGIN + steps + COMMIT):', '');
     for (const w of res.stall.worst) {

@@ -54,6 +54,10 @@ describe('seed 003 memory read/write load with a clean-up in the middle', () => 
     expect(load.duringCleanupMs['episode.record'].length).toBeGreaterThan(0);
     expect(load.duringCleanupMs['episode.query'].length).toBeGreaterThan(0);
     expect(load.stall?.probes).toBeGreaterThan(0);
+    // The baseline: the same probe over the writes before the clean-up (all 200 here), ended before it started.
+    expect(load.baselineWrites).toBe(200);
+    expect(load.baselineStall?.probes).toBeGreaterThan(0);
+    expect(load.baselineStall?.detail).toEqual({});
     // … because the compression ran in many transactions of about the slice budget, never one long one.
     expect(phase.compress!.slices).toBeGreaterThan(3);
     expect(phase.compress!.medianSliceMs).toBeLessThanOrEqual(SLICE_BUDGET_MS * 2.5);
