@@ -5,7 +5,7 @@ import { SLOW_TRANSACTION_MS, type IoCounts } from '../../src/lib/engine/store/i
 import type { LifecycleLoadReport, LoadCall } from './lifecycle-load';
 
 /** A slice's or a transaction's file I/O in a few words: writes (KiB, ms), flushes (ms), truncates. */
-const ioText = (io: IoCounts) => `${io.writes} writes ${Math.round(io.writeBytes / 1024)} KiB ${io.writeMs} ms, ${io.flushes} flushes ${io.flushMs} ms${io.truncates ? `, ${io.truncates} truncates ${io.truncateMs} ms` : ''}`;
+const ioText = (io: IoCounts) => `${io.writes} writes ${Math.round(io.writeBytes / 1024)} KiB ${io.writeMs} ms (pages: ${io.walPageWrites ?? '?'} WAL, ${io.dbPageWrites ?? '?'} database file), ${io.flushes} flushes ${io.flushMs} ms${io.truncates ? `, ${io.truncates} truncates ${io.truncateMs} ms` : ''}`;
 
 /** 003 模块级可验收标准 and 非功能需求: p95 goals of each call (ms); a stall over 50 ms is felt (issue 16). */
 export const LOAD_GOALS: Record<LoadCall, number> = { 'episode.record': 150, 'episode.query': 220, 'rules.list': 180 };

@@ -10,6 +10,16 @@ export interface IoCounts {
   writes: number;
   /** Writes of a page or more (≥ 512 bytes): a WAL frame's page, or a page a checkpoint copies; not the 24-byte frame headers. */
   pageWrites: number;
+  /**
+   * Of pageWrites, those into the WAL file: the pages transactions append (a frame each). Told by the sahpool
+   * file's header (its SQLite open flags); a handle whose header does not say is counted in neither split.
+   */
+  walPageWrites: number;
+  /**
+   * Of pageWrites, those into the main database file: in WAL mode only a checkpoint writes there, copying pages
+   * the WAL already holds (PRAGMA wal_autocheckpoint runs one inside the COMMIT that crosses the mark).
+   */
+  dbPageWrites: number;
   writeBytes: number;
   writeMs: number;
   flushes: number;
@@ -18,7 +28,7 @@ export interface IoCounts {
   truncateMs: number;
 }
 
-const zero = (): IoCounts => ({ writes: 0, pageWrites: 0, writeBytes: 0, writeMs: 0, flushes: 0, flushMs: 0, truncates: 0, truncateMs: 0 });
+const zero = (): IoCounts => ({ writes: 0, pageWrites: 0, walPageWrites: 0, dbPageWrites: 0, writeBytes: 0, writeMs: 0, flushes: 0, flushMs: 0, truncates: 0, truncateMs: 0 });
 
 let counts: IoCounts | null = null;
 
@@ -36,6 +46,8 @@ export function ioDelta(a: IoCounts, b: IoCounts): IoCounts {
   return {
     writes: b.writes - a.writes,
     pageWrites: b.pageWrites - a.pageWrites,
+    walPageWrites: b.walPageWrites - a.walPageWrites,
+    dbPageWrites: b.dbPageWrites - a.dbPageWrites,
     writeBytes: b.writeBytes - a.writeBytes,
     writeMs: t(b.writeMs - a.writeMs),
     flushes: b.flushes - a.flushes,
@@ -45,8 +57,27 @@ export function ioDelta(a: IoCounts, b: IoCounts): IoCounts {
   };
 }
 
+/**
+ * The pages written so far that a transaction appended itself: all page writes but a checkpoint's copies into the
+ * database file (issue 19: the slice runner's page budget; a checkpoint is the COMMIT's cost, not the steps').
+ */
+export const ownPageWrites = (c: IoCounts): number => c.pageWrites - c.dbPageWrites;
+
+/**
+ * The sahpool VFS's file layout (sqlite-wasm 3.54, as opfs-read-only.ts reads it): a 4096-byte header — the
+ * client path (≤ 512 bytes), SQLite's open flags (u32 big-endian at 512), a digest — then the file's bytes.
+ * A write below HEADER_BYTES is the pool (re)naming the file, not SQLite's data.
+ */
+const HEADER_BYTES = 4096;
+const FLAGS_AT = 512;
+/** SQLITE_OPEN_MAIN_DB, SQLITE_OPEN_WAL. */
+const OPEN_MAIN_DB = 0x100;
+const OPEN_WAL = 0x80000;
+type FileKind = 'db' | 'wal' | 'other';
+
 interface HandleProto {
   write(buffer: ArrayBufferView | ArrayBuffer, opts?: { at?: number }): number;
+  read?(buffer: ArrayBufferView, opts?: { at?: number }): number;
   flush(): void;
   truncate(size: number): void;
   __engramIoCounters?: true;
@@ -62,14 +93,41 @@ export function installIoCounters(scope: { FileSystemSyncAccessHandle?: { protot
   if (proto.__engramIoCounters) return true;
   const c = (counts = zero());
   const { write, flush, truncate } = proto;
+  // Which file a handle holds, read from its header the first time SQLite writes it (once per naming).
+  const kinds = new WeakMap<HandleProto, FileKind>();
+  const kindOf = (h: HandleProto): FileKind => {
+    let kind = kinds.get(h);
+    if (kind) return kind;
+    kind = 'other';
+    try {
+      const head = new Uint8Array(FLAGS_AT + 4);
+      if (h.read && h.read(head, { at: 0 }) === head.length) {
+        const flags = new DataView(head.buffer).getUint32(FLAGS_AT);
+        kind = flags & OPEN_WAL ? 'wal' : flags & OPEN_MAIN_DB ? 'db' : 'other';
+      }
+    } catch {
+      // A handle that cannot be read (closed, not the pool's): its pages stay in neither split.
+    }
+    kinds.set(h, kind);
+    return kind;
+  };
   proto.write = function (this: HandleProto, buffer, opts) {
     const t = now();
     try {
       return write.call(this, buffer, opts);
     } finally {
       c.writes++;
-      if (buffer.byteLength >= PAGE_WRITE_BYTES) c.pageWrites++;
       c.writeBytes += buffer.byteLength;
+      const at = opts?.at;
+      if (at !== undefined && at < HEADER_BYTES) {
+        // The pool names (or frees) the file: what it holds is read again at its next write.
+        kinds.delete(this);
+      } else if (buffer.byteLength >= PAGE_WRITE_BYTES) {
+        c.pageWrites++;
+        const kind = kindOf(this);
+        if (kind === 'wal') c.walPageWrites++;
+        else if (kind === 'db') c.dbPageWrites++;
+      }
       c.writeMs += now() - t;
     }
   };

@@ -1,5 +1,5 @@
 import type { SqlDriver } from './driver';
-import { ioDelta, ioSnapshot, markSlice, type IoCounts } from './io-counters';
+import { ioDelta, ioSnapshot, markSlice, ownPageWrites, type IoCounts } from './io-counters';
 
 /**
  * Long work in short transactions (issue 16: no background job may stall the page over 50 ms). The work is a
@@ -38,7 +38,12 @@ export interface SliceOptions {
    * yet (the pages are written at its COMMIT), the next one does. Off (undefined) or where pages are not counted: the time budget alone.
    */
   pageBudget?: number;
-  /** Pages written to the files so far (default: the OPFS counters, store/io-counters.ts; null: not counted). */
+  /**
+   * Pages the transactions appended so far (default: the OPFS counters, store/io-counters.ts, without a checkpoint's
+   * copies into the database file — those are the WAL's pages written a second time, whichever COMMIT crosses
+   * wal_autocheckpoint's mark, and counting them as the slice's steps' made pagesPerStep jump after every
+   * checkpoint and the next slices run a step or two; null: not counted).
+   */
   pagesWritten?: () => number | null;
 }
 
@@ -75,7 +80,12 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
   let slices = 0;
   // The COMMIT's time over the steps' time, smoothed over the slices so far (budgetCoversCommit).
   let commitRatio = 0;
-  const pagesWritten = opts.pagesWritten ?? (() => ioSnapshot()?.pageWrites ?? null);
+  const pagesWritten =
+    opts.pagesWritten ??
+    (() => {
+      const c = ioSnapshot();
+      return c ? ownPageWrites(c) : null;
+    });
   // Pages a step writes, as the slices so far showed it (pageBudget); 0 until a slice has shown it.
   let pagesPerStep = 0;
   for (let more = true; more; ) {
