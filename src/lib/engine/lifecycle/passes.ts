@@ -125,16 +125,15 @@ export interface FullRow {
 /**
  * FTS5 merges the text index's segments when a transaction that changed it commits ("automerge"): with the
  * compression's deletes, one COMMIT merged for 209 ms (bench/speed/lifecycle-steps.ts, native). The compress
- * pass turns that off while it runs, merges FTS_MERGE_PAGES pages every few steps meanwhile and a step at a
- * time at its end until nothing is left (FTS5's incremental 'merge', which merges where 'usermerge' segments
- * share a level, as automerge would), then sets FTS5's default back. A pass cut short would leave it off:
- * the engine sets it back when it opens (store/fts-merge.ts, shared with the reindex: issue 16) and
- * restoreAutomerge when any pass starts.
+ * pass paces the merging as import apply and the reindex do (store/fts-merge.ts's createMergePacer): automerge
+ * off while it runs, one step in MERGE_EVERY a bounded merge of FTS_MERGE_PAGES pages, a merge a step at its end
+ * until nothing is left (FTS5's incremental 'merge', which merges where 'usermerge' segments share a level, as
+ * automerge would), then FTS5's default back. A pass cut short would leave it off: the engine sets it back when
+ * it opens and restoreAutomerge when any pass starts.
  */
 export { FTS_AUTOMERGE_DEFAULT, FTS_MERGE_PAGES } from '../store/fts-merge';
-/** Compress steps between two bounded merges while the pass runs. */
+/** Compress steps between two bounded merges while the pass runs (each step writes one episode's rows at most). */
 const MERGE_EVERY = 32;
-const mergeIndex = (driver: SqlDriver): boolean => ftsMerge.mergeStep(driver, 'episodes_fts');
 /**
  * A compress pass cut short (a crash, an abort, a failed slice) leaves automerge off. Called when any pass
  * starts (the engine's open does the same for every index): automerge is set back to FTS5's default if it was
@@ -219,7 +218,7 @@ export function compressPass({ driver, clock, ledger }: PassDeps): Pass {
   const now = clock.now();
   const due = ridWindows(driver, `+compressed = 0 AND pinned = 0 AND (decay < 0.3 OR created_at < ${now - B.EPISODE_TTL_MS})`);
   let dueDone = false;
-  let automergeOff = false;
+  const pacer = ftsMerge.createMergePacer(driver, ['episodes_fts'], { every: MERGE_EVERY });
   let overBudget: (string | null)[] | null = null;
   let victims: Victim[] = [];
   const compressOne = (e: FullRow, reason: LedgerReason) => {
@@ -228,25 +227,19 @@ export function compressPass({ driver, clock, ledger }: PassDeps): Pass {
     ledger.note({ itemType: 'episode', itemId: e.id, projectId: e.project_id, action: 'compressed', reason, decay: e.decay, text: episodeLabel(e) });
   };
   let merging = false;
-  let steps = 0;
   let vacuuming = false;
   const step = (): boolean => {
-    if (!automergeOff) {
-      ftsMerge.automergeOff(driver, 'episodes_fts');
-      automergeOff = true;
-    }
-    // Meanwhile the index is merged here, a bounded piece every MERGE_EVERY steps, so the segments the
-    // foreground's writes add do not pile up (into a crisis merge in someone's COMMIT) while automerge is off.
-    if (!merging && ++steps % MERGE_EVERY === 0) mergeIndex(driver);
     // Last, the pages the dropped candidates and text rows freed go back, a bounded piece a step.
     if (vacuuming) return vacuumStep(driver);
     if (merging) {
       // The text index's segments, merged FTS_MERGE_PAGES pages a step, then left to FTS5 again.
-      if (mergeIndex(driver)) return true;
-      ftsMerge.automergeOn(driver, 'episodes_fts');
-      vacuuming = true;
+      if (!pacer.finish()) vacuuming = true;
       return true;
     }
+    // Automerge off (the first step); meanwhile one step in MERGE_EVERY is a bounded merge instead of an
+    // episode, so the segments the foreground's writes add do not pile up (into a crisis merge in someone's
+    // COMMIT) while automerge is off.
+    if (pacer.during('episodes_fts')) return true;
     if (!dueDone) {
       // Decayed below 0.3, or past the 180-day TTL ("到期进入压缩队列"): one episode a step.
       const next = due.next();
