@@ -46,6 +46,40 @@ describe('a compress pass cut short does not leave FTS5 automerge off', () => {
   });
 });
 
+describe('the compress pass paces its FTS merges as import apply and the reindex do (store/fts-merge.ts)', () => {
+  it('one step in 32 is a bounded merge and compresses nothing; at the end it merges to the end, then automerge is back on', async () => {
+    const t = await createTestEngine();
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    // 200 days old: past the 180-day TTL, all 100 due for compression.
+    insertBulky(t, project.id, 100, 200);
+    let merges = 0;
+    const driver = Object.create(t.driver) as typeof t.driver;
+    driver.run = (sql: string, params?: unknown[]) => {
+      if (/VALUES \('merge'/.test(sql)) merges++;
+      return t.driver.run(sql, params as never);
+    };
+    const pass = compressPass({ driver, clock: t.clock, ledger: createLedger(t.driver, t.clock) });
+    const log: { merged: boolean; compressed: number }[] = [];
+    for (let more = true; more; ) {
+      const m0 = merges;
+      const c0 = pass.report.compressed;
+      more = t.driver.transaction(() => pass.step());
+      log.push({ merged: merges > m0, compressed: pass.report.compressed - c0 });
+      if (log.length === 2) expect(automerge(t)).toBe(0);
+    }
+    expect(pass.report.compressed).toBe(100);
+    // No step both merges and compresses.
+    expect(log.some((l) => l.merged && l.compressed > 0)).toBe(false);
+    const lastCompress = log.findLastIndex((l) => l.compressed > 0);
+    // While episodes are compressed: the 32nd, 64th, 96th … steps are the merges, and only those.
+    const during = log.slice(0, lastCompress + 1).flatMap((l, i) => (l.merged ? [i + 1] : []));
+    expect(during).toEqual(Array.from({ length: Math.floor((lastCompress + 1) / 32) }, (_, i) => (i + 1) * 32));
+    // After the last episode: merges until FTS5 has nothing left to merge, then automerge back on.
+    expect(log.slice(lastCompress + 1).some((l) => l.merged)).toBe(true);
+    expect(automerge(t)).toBe(FTS_AUTOMERGE_DEFAULT);
+  });
+});
+
 describe('the database shrinks after compression and purge, in bounded steps', () => {
   it('gives the freed pages back at the end of the compress and purge passes: the file shrinks after purging', async () => {
     const t = await createTestEngine();
