@@ -31,7 +31,7 @@ export interface SliceOptions {
    */
   budgetCoversCommit?: boolean;
   /**
-   * Pages one slice may write (issue 19): a COMMIT's cost on OPFS grows with the pages it appends to the WAL
+   * Pages one slice may append to the WAL (issue 19): a COMMIT's cost on OPFS grows with the pages it appends
    * (~0.1–0.2 ms a page in the lifecycle benchmark: a purge slice of 13 steps wrote 430 pages, an 81 ms COMMIT).
    * The steps stop early by the pages a step wrote in the slices before (rising at once, falling by halves), so a
    * slice of heavy steps is shorter than one of light steps; the slice in which the steps turn heavy cannot know
