@@ -69,6 +69,9 @@ describe('a sliced job checkpoints the WAL between its slices, never inside one 
         mostFrames = Math.max(mostFrames, Math.floor((statSync(join(dir, 'db.sqlite3-wal')).size - 32) / FRAME));
       },
       onCheckpoints: (c) => (checkpoints = c),
+      // better-sqlite3 counts no pages: "none written, checkpoint at every 0" is a checkpoint after every slice.
+      pagesWritten: () => 0,
+      checkpointEveryPages: 0,
     });
     expect(report.messages).toBe(600);
     // Checkpoints ran, each alone (a slice of no steps), outside any transaction, and copied the whole WAL.
@@ -116,5 +119,10 @@ describe('a sliced job checkpoints the WAL between its slices, never inside one 
     expect(slices).toEqual([2, 2, 2, 0, 2, 2]);
     expect(sql).toEqual(['PRAGMA wal_checkpoint(PASSIVE)']);
     expect(c.checkpoints()).toEqual([{ log: 7, checkpointed: 7 }]);
+    // Where pages are not counted (Node), it leaves checkpoints to SQLite: none between the slices.
+    const uncounted = checkpointBetweenSlices(fake, { everyPages: 64, pagesWritten: () => null });
+    left = 10;
+    await runInSlices({ driver: uncounted.driver, budgetMs: 2, now: () => ++tick, step: () => --left > 0 });
+    expect(uncounted.checkpoints()).toEqual([]);
   });
 });

@@ -112,6 +112,8 @@ export async function reindexInSlices(
     pageBudget?: number;
     /** Pages written so far (default: the OPFS counters, io-counters.ts; tests count their own). */
     pagesWritten?: () => number | null;
+    /** WAL pages after which the pass checkpoints between its slices (default CHECKPOINT_EVERY_PAGES, checkpoint-slices.ts). */
+    checkpointEveryPages?: number;
     /** After the run: the WAL checkpoints it ran between its slices (checkpoint-slices.ts). */
     onCheckpoints?: (checkpoints: readonly { log: number; checkpointed: number }[]) => void;
   } = {},
@@ -123,7 +125,7 @@ export async function reindexInSlices(
   const slow = slowestSlices();
   const pacer = createMergePacer(driver, FTS, { pages: opts.mergePages ?? REINDEX_MERGE_PAGES, every: REINDEX_ROWS_PER_MERGE });
   // The WAL checkpointed between slices, in a slice of its own (checkpoint-slices.ts): no slice's COMMIT copies it.
-  const checkpointing = checkpointBetweenSlices(driver, { pagesWritten: opts.pagesWritten });
+  const checkpointing = checkpointBetweenSlices(driver, { pagesWritten: opts.pagesWritten, everyPages: opts.checkpointEveryPages });
   await runInSlices({
     driver: checkpointing.driver,
     budgetMs: opts.budgetMs,
