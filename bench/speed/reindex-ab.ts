@@ -32,6 +32,8 @@ const rounds = Number(arg('rounds', '3'));
 const path = arg('db', `/tmp/reindex-stalls-${turns}.db`);
 const a = resolve(arg('a', ''));
 const b = resolve(arg('b', 'src/lib/engine/store/fts-reindex-slices.ts'));
+/** --wal <frames>: the browser's journal (WAL, exclusive, synchronous=FULL, this autocheckpoint mark) instead of none. */
+const wal = Number(arg('wal', '0'));
 if (!arg('a', '')) throw new Error('--a: the module of the version to compare against');
 
 type Reindex = (driver: SqlDriver, opts: { onSlice?: (ms: number) => void }) => Promise<unknown>;
@@ -46,7 +48,8 @@ async function once(v: 'a' | 'b') {
   const work = `${path}.ab-${v}`;
   copyFileSync(path, work);
   const db = new Database(work);
-  db.exec('PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY; PRAGMA synchronous = OFF;');
+  if (wal > 0) db.exec(`PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = ${wal};`);
+  db.exec(`PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY; PRAGMA synchronous = ${wal > 0 ? 'FULL' : 'OFF'};`);
   const slices: number[] = [];
   const cpuSlices: number[] = [];
   let gap = 0;
@@ -75,6 +78,7 @@ async function once(v: 'a' | 'b') {
   ticking = false;
   db.close();
   rmSync(work, { force: true });
+  rmSync(`${work}-wal`, { force: true });
   slices.sort((x, y) => y - x);
   cpuSlices.sort((x, y) => y - x);
   const r1 = (x: number) => +x.toFixed(1);

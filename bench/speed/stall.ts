@@ -16,6 +16,8 @@ export interface StallReport {
   detail: Record<string, number>;
   /** The longest waits, each with when its probe was sent (ms since the epoch: timeOrigin + now()), longest first. */
   worst: { at: number; waitMs: number }[];
+  /** The job's slowest slices, where it reports them (SliceTiming: steps, COMMIT ms, its file I/O): wal-ab.ts reads them. */
+  slices?: SliceTiming[];
 }
 
 const WORST_KEPT = 5;
@@ -120,6 +122,7 @@ export async function backgroundStalls(opts: { engine: EngineCaller; importUrl: 
       return { added: Object.values(r.tables).reduce((n, t) => n + t.add, 0) };
     });
     Object.assign(apply.detail, sliceBehindWorstWait(apply, applySlices));
+    apply.slices = applySlices;
     out.push(apply);
   }
   out.push(
@@ -135,6 +138,7 @@ export async function backgroundStalls(opts: { engine: EngineCaller; importUrl: 
     return { rows: r.messages + r.summaries + r.memories };
   });
   Object.assign(reindex.detail, sliceBehindWorstWait(reindex, reindexSlices));
+  reindex.slices = reindexSlices;
   out.push(reindex);
   return out;
 }

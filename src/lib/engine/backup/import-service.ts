@@ -22,6 +22,7 @@ import { clearPendingFiles, readPendingFiles, recordPendingFiles, type PendingFi
 import { carryOut, planFiles, type FilePlan, type FilesReport } from './import-files';
 import { readExportFile } from './read-export';
 import { createMergePacer, type FtsTable } from '../store/fts-merge';
+import { checkpointBetweenSlices } from '../store/checkpoint-slices';
 import { REGISTRY } from './registry';
 
 /**
@@ -255,7 +256,8 @@ export function createImportService(deps: {
           const slow = slowestSlices();
           try {
             await runInSlices({
-              driver,
+              // The WAL checkpointed between slices, not inside one's COMMIT (store/checkpoint-slices.ts, issue 16).
+              driver: checkpointBetweenSlices(driver).driver,
               budgetCoversCommit: true,
               step: () => {
                 if (!rowsWritten) {

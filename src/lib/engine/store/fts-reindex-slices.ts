@@ -7,6 +7,7 @@ import { SEGMENTER_META_KEY, type ReindexReport } from './fts-reindex';
 import { toMemory, type MemoryRow } from './memory-rows';
 import { createMergePacer, type FtsTable } from './fts-merge';
 import { runInSlices, slowestSlices, type SliceTiming } from './slices';
+import { checkpointBetweenSlices } from './checkpoint-slices';
 
 /**
  * maintenance.reindex (002 memory_reindex) without stalling the page (issue 16): every full-text row is written
@@ -85,6 +86,11 @@ const STEPS: readonly Step[] = [
  * 8 pages — 15.2, 52.5, 31; 2 pages — 17.6, 66.3, 43 (~15% more slices than 8 pages).
  */
 export const REINDEX_MERGE_PAGES = 4;
+/**
+ * Pages one reindex slice may write (runInSlices' pageBudget, as the lifecycle's clean-up): a COMMIT's cost on OPFS
+ * grows with the pages it appends to the WAL.
+ */
+export const REINDEX_PAGE_BUDGET = 64;
 /** One step in this many is a bounded merge (29 rows a merge; before, every fourth step of 10 rows: 30). */
 export const REINDEX_ROWS_PER_MERGE = 30;
 const FTS: readonly FtsTable[] = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
@@ -102,6 +108,14 @@ export async function reindexInSlices(
     onSlice?: (ms: number, timing: SliceTiming) => void;
     /** Pages one bounded merge step works through (fts-merge.ts; the benchmark compares sizes). */
     mergePages?: number;
+    /** Pages one slice may write (runInSlices' pageBudget; default REINDEX_PAGE_BUDGET, 0: none). */
+    pageBudget?: number;
+    /** Pages written so far (default: the OPFS counters, io-counters.ts; tests count their own). */
+    pagesWritten?: () => number | null;
+    /** WAL pages after which the pass checkpoints between its slices (default CHECKPOINT_EVERY_PAGES, checkpoint-slices.ts). */
+    checkpointEveryPages?: number;
+    /** After the run: the WAL checkpoints it ran between its slices (checkpoint-slices.ts). */
+    onCheckpoints?: (checkpoints: readonly { log: number; checkpointed: number }[]) => void;
   } = {},
 ): Promise<ReindexReport> {
   const t0 = performance.now();
@@ -110,10 +124,14 @@ export async function reindexInSlices(
   const counts = { messages: 0, summaries: 0, memories: 0, episodes: 0 };
   const slow = slowestSlices();
   const pacer = createMergePacer(driver, FTS, { pages: opts.mergePages ?? REINDEX_MERGE_PAGES, every: REINDEX_ROWS_PER_MERGE });
+  // The WAL checkpointed between slices, in a slice of its own (checkpoint-slices.ts): no slice's COMMIT copies it.
+  const checkpointing = checkpointBetweenSlices(driver, { pagesWritten: opts.pagesWritten, everyPages: opts.checkpointEveryPages });
   await runInSlices({
-    driver,
+    driver: checkpointing.driver,
     budgetMs: opts.budgetMs,
     budgetCoversCommit: true,
+    pageBudget: opts.pageBudget === undefined ? REINDEX_PAGE_BUDGET : opts.pageBudget || undefined,
+    pagesWritten: opts.pagesWritten,
     now: opts.now,
     step: () => {
       const s = STEPS[at.step];
@@ -141,5 +159,6 @@ export async function reindexInSlices(
       opts.onProgress?.(counts.messages + counts.summaries + counts.memories + counts.episodes);
     },
   });
+  opts.onCheckpoints?.(checkpointing.checkpoints());
   return { ...counts, segmenterVersion: SEGMENTER_VERSION, ms: performance.now() - t0, slowSlices: slow.list() };
 }

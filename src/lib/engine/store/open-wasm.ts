@@ -71,8 +71,15 @@ export interface OpenOptions {
  */
 export const WAL_AUTOCHECKPOINT_FRAMES = 200;
 
+/**
+ * The benchmark harness only (bench/speed/wal-ab.ts builds it twice, with VITE_BENCH_WAL_FRAMES=200 and =1000, to
+ * compare the mark side by side, issue 16): another mark, fixed at build time. Unset (the app): the mark above.
+ */
+const benchFrames = Number((import.meta.env as Record<string, string | undefined> | undefined)?.VITE_BENCH_WAL_FRAMES ?? '');
+const walFrames = Number.isInteger(benchFrames) && benchFrames > 0 ? benchFrames : WAL_AUTOCHECKPOINT_FRAMES;
+
 /** The journal of the OPFS database: WAL (exclusive locking: the sahpool VFS has no shared memory), checkpointed every WAL_AUTOCHECKPOINT_FRAMES frames. */
-export const PERSISTENT_JOURNAL_PRAGMAS = `PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_FRAMES};`;
+export const PERSISTENT_JOURNAL_PRAGMAS = `PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = ${walFrames};`;
 
 /**
  * Pragmas for the one connection of the browser. WAL (which the sahpool VFS allows only with exclusive
