@@ -135,7 +135,7 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
     if (opts.episodes > 0) {
       opts.log(`  ${opts.episodes.toLocaleString('en')} episodes (episode.record), then episode.query and rules.list`);
       // memory.create / .retrieve / .list are timed again inside the phase, paired with the episode calls (episodes.ts).
-      episodes = await call(page, 'episodes', { seed: opts.seed, count: opts.episodes, queries: 200, lists: 200, rules: 60, samples: 200, retrieveQueries: opts.queries.map((q) => q.text) });
+      episodes = await call(page, 'episodes', { seed: opts.seed, count: opts.episodes, queries: 200, lists: 200, rules: 60, samples: 200, retrieveQueries: opts.queries.map((q) => q.text), memoriesAtScale: opts.episodes });
     }
     let turns: TurnTimings | null = null;
     if (opts.turns > 0) {

@@ -33,6 +33,14 @@ export interface EpisodeReport {
    */
   memoryCreatePairedMs: number[];
   memoryRetrievePairedMs: number[];
+  /**
+   * The same pairing again with as many memories as episodes (an additional reference, issue 17: the pairs above
+   * search the stand-in phase's few hundred memories while episode.query searches every episode). The memories
+   * are added untimed after every figure above was taken; empty when the run does not ask for it.
+   */
+  memoriesAtScale?: number;
+  queryAtScaleMs?: number[];
+  memoryRetrieveAtScaleMs?: number[];
   rules: number;
   /** Main-thread event latency right after sending a record vs after sending nothing (ms). */
   eventLagAloneMs: number[];
@@ -66,6 +74,8 @@ export async function episodeWorkload(opts: {
   samples: number;
   /** memory.retrieve's queries (the stand-in phase's, so the paired figure is the same call); none: not paired. */
   retrieveQueries?: readonly string[];
+  /** Memories to hold (filled up to, untimed) for the second pairing of episode.query with memory.retrieve; 0: none. */
+  memoriesAtScale?: number;
   setState: (text: string) => void;
 }): Promise<EpisodeReport> {
   const t0 = performance.now();
@@ -126,18 +136,21 @@ export async function episodeWorkload(opts: {
   const queryMs: number[] = [];
   const memoryRetrievePairedMs: number[] = [];
   const retrieveQueries = opts.retrieveQueries ?? [];
-  for (let i = 0; i < opts.queries; i++) {
-    const input: Input<'episode.query'> = { projectId: projects[i % 2]!.id, sceneType: r.pick(SCENES), text: r.pick(texts) };
-    let t = performance.now();
-    await must('episode.query', input);
-    queryMs.push(performance.now() - t);
-    const q = retrieveQueries[i % Math.max(1, retrieveQueries.length)];
-    if (q !== undefined) {
-      t = performance.now();
-      await must('memory.retrieve', { query: q, topN: 5 });
-      memoryRetrievePairedMs.push(performance.now() - t);
+  const pairQueries = async (queryOut: number[], retrieveOut: number[]) => {
+    for (let i = 0; i < opts.queries; i++) {
+      const input: Input<'episode.query'> = { projectId: projects[i % 2]!.id, sceneType: r.pick(SCENES), text: r.pick(texts) };
+      let t = performance.now();
+      await must('episode.query', input);
+      queryOut.push(performance.now() - t);
+      const q = retrieveQueries[i % Math.max(1, retrieveQueries.length)];
+      if (q !== undefined) {
+        t = performance.now();
+        await must('memory.retrieve', { query: q, topN: 5 });
+        retrieveOut.push(performance.now() - t);
+      }
     }
-  }
+  };
+  await pairQueries(queryMs, memoryRetrievePairedMs);
   const rulesListMs: number[] = [];
   const memoryListPairedMs: number[] = [];
   for (let i = 0; i < opts.lists; i++) {
@@ -169,6 +182,19 @@ export async function episodeWorkload(opts: {
     saveAfterRecordMs.push(performance.now() - t);
     await rec;
   }
+  // Last, so none of the figures above sees them: memories up to `memoriesAtScale` (memory.create, untimed, a few
+  // in flight at a time), then episode.query and memory.retrieve paired again as above.
+  const queryAtScaleMs: number[] = [];
+  const memoryRetrieveAtScaleMs: number[] = [];
+  let memoriesAtScale = 0;
+  if ((opts.memoriesAtScale ?? 0) > 0 && retrieveQueries.length > 0) {
+    const held = (await must('memory.list', { limit: 1 })).total;
+    const fill = generateMemories({ seed: opts.seed + 1718, count: Math.max(0, (opts.memoriesAtScale ?? 0) - held) });
+    for (let i = 0; i < fill.length; i += 16) await Promise.all(fill.slice(i, i + 16).map((m) => must('memory.create', m)));
+    memoriesAtScale = (await must('memory.list', { limit: 1 })).total;
+    opts.setState(`memories ${memoriesAtScale}`);
+    await pairQueries(queryAtScaleMs, memoryRetrieveAtScaleMs);
+  }
   return {
     count: opts.count,
     recordMs,
@@ -177,6 +203,9 @@ export async function episodeWorkload(opts: {
     memoryListPairedMs,
     memoryCreatePairedMs,
     memoryRetrievePairedMs,
+    memoriesAtScale,
+    queryAtScaleMs,
+    memoryRetrieveAtScaleMs,
     rules: (await must('rules.list', { projectId: projects[0]!.id })).length,
     eventLagAloneMs,
     eventLagAfterRecordMs,

@@ -226,7 +226,7 @@ const api = {
   queries: (opts: { seed: number; perKind: number }) => generateQueries(opts),
   peers: (opts: { seed: number; count: number; queries: CorpusQuery[]; limit: number }): Promise<PeerReport[]> => runPeers(opts),
   /** Seed 003 at scale (issue 17): episode.record / episode.query / rules.list, and what recording costs typing. */
-  episodes: (opts: { seed: number; count: number; queries: number; lists: number; rules: number; samples: number; retrieveQueries?: string[] }): Promise<EpisodeReport> => {
+  episodes: (opts: { seed: number; count: number; queries: number; lists: number; rules: number; samples: number; retrieveQueries?: string[]; memoriesAtScale?: number }): Promise<EpisodeReport> => {
     if (!engine) throw new Error('the DB worker has not started');
     return episodeWorkload({ engine, ...opts, setState });
   },
