@@ -60,7 +60,7 @@ function geometric(share: number, pages: number) {
     if (after.n - before.n < 2) merging = false;
   };
 }
-const POLICIES: Policy[] = [
+const ALL: Policy[] = [
   { name: 'automerge 4 (today)' },
   { name: 'automerge 2', setup: ["INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('automerge', 2)"] },
   { name: 'usermerge 2 + merge 16 / 8 rec', setup: ["INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('usermerge', 2)"], after: (db, n) => n % 8 === 0 && cmd(db, 'merge', 16) },
@@ -69,11 +69,12 @@ const POLICIES: Policy[] = [
   { name: 'merge -8 / 16 rec', after: (db, n) => n % 16 === 0 && cmd(db, 'merge', -8) },
   { name: 'merge -16 / 32 rec', after: (db, n) => n % 32 === 0 && cmd(db, 'merge', -16) },
   { name: 'automerge 2, crisismerge 4', setup: ["INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('automerge', 2)", "INSERT INTO episodes_fts (episodes_fts, rank) VALUES ('crisismerge', 4)"] },
-  { name: 'full merge at +50 %, -32 / rec', after: geometric(0.5, 32) },
-  { name: 'full merge at +25 %, -32 / rec', after: geometric(0.25, 32) },
+  { name: 'full merge at +50 %, 32 / rec', after: geometric(0.5, 32) },
+  { name: 'full merge at +25 %, 32 / rec', after: geometric(0.25, 32) },
   { name: 'full merge at +10 %, 32 / rec', after: geometric(0.1, 32) },
   { name: 'automerge 4, optimize at end', end: 'optimize' },
-].filter((p) => !values.only || values.only.split(',').some((o) => p.name.startsWith(o)));
+];
+const POLICIES = ALL.filter((p) => !values.only || values.only.split(',').some((o) => p.name.startsWith(o)));
 
 const segments = (db: Database.Database) => (db.prepare('SELECT count(DISTINCT segid) AS n FROM episodes_fts_idx').get() as { n: number }).n;
 const built = POLICIES.map((p) => {
