@@ -135,7 +135,7 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
     if (opts.episodes > 0) {
       opts.log(`  ${opts.episodes.toLocaleString('en')} episodes (episode.record), then episode.query and rules.list`);
       // memory.create / .retrieve / .list are timed again inside the phase, paired with the episode calls (episodes.ts).
-      episodes = await call(page, 'episodes', { seed: opts.seed, count: opts.episodes, queries: 200, lists: 200, rules: 60, samples: 200, retrieveQueries: opts.queries.map((q) => q.text), memoriesAtScale: opts.episodes });
+      episodes = await call(page, 'episodes', { seed: opts.seed, count: opts.episodes, queries: 200, lists: 200, rules: 60, samples: 200, retrieveQueries: opts.queries.map((q) => q.text) });
     }
     let turns: TurnTimings | null = null;
     if (opts.turns > 0) {
@@ -144,6 +144,11 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
     }
     opts.log('  background jobs with the stall probe');
     const stalls = await call(page, 'stalls', { importUrl: opts.importUrl, exportChunks: opts.exportChunks });
+    if (episodes) {
+      // Last, so no figure above sees the memories it adds (issue 17): the query pairing again, at as many memories as episodes.
+      opts.log(`  reference: memory.retrieve over ${opts.episodes.toLocaleString('en')} memories, paired with episode.query`);
+      episodes = { ...episodes, ...(await call(page, 'episodeReference', { seed: opts.seed, memories: opts.episodes, queries: 200, retrieveQueries: opts.queries.map((q) => q.text) })) };
+    }
     return {
       chromium: version,
       prefill: boot.prefill,

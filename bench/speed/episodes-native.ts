@@ -21,7 +21,7 @@ import { createEngine } from '../../src/lib/engine/engine';
 import { createBetterSqlite3Driver } from '../../src/lib/engine/store/better-sqlite3-driver';
 import { loadMigrationsFromDisk } from '../../src/lib/engine/store/migrations-fs';
 import { generateMemories, generateQueries } from '../lib/corpus';
-import { episodeWorkload } from './episodes';
+import { episodeReference, episodeWorkload } from './episodes';
 import { WASM_PAGE_SIZE } from './native';
 
 const { values } = parseArgs({
@@ -54,9 +54,11 @@ const pct = (xs: number[], p: number): number => {
 const seed = Number(values.seed);
 for (const m of generateMemories({ seed, count: Number(values.memories) })) await caller.call('memory.create', m);
 const retrieveQueries = generateQueries({ seed, perKind: 50 }).map((q) => q.text);
-const report = await episodeWorkload({ engine: caller, seed, count: Number(values.episodes), queries: 200, lists: 200, rules: 60, samples: 0, retrieveQueries, memoriesAtScale: Number(values.episodes), setState: () => {} });
-// --out / --compare keep the first pairing's queries (the reference's second pairing asks others).
-queries.splice(200);
+const report = await episodeWorkload({ engine: caller, seed, count: Number(values.episodes), queries: 200, lists: 200, rules: 60, samples: 0, retrieveQueries, setState: () => {} });
+// --out / --compare keep the phase's queries (the reference below asks others).
+const compared = queries.length;
+Object.assign(report, await episodeReference({ engine: caller, seed, memories: Number(values.episodes), queries: 200, retrieveQueries, setState: () => {} }));
+queries.splice(compared);
 console.log(`episode.record p50/p95 ${pct(report.recordMs, 50)}/${pct(report.recordMs, 95)} ms`);
 console.log(`episode.query  p50/p95 ${pct(report.queryMs, 50)}/${pct(report.queryMs, 95)} ms`);
 console.log(`rules.list     p50/p95 ${pct(report.rulesListMs, 50)}/${pct(report.rulesListMs, 95)} ms`);

@@ -35,8 +35,8 @@ export interface EpisodeReport {
   memoryRetrievePairedMs: number[];
   /**
    * The same pairing again with as many memories as episodes (an additional reference, issue 17: the pairs above
-   * search the stand-in phase's few hundred memories while episode.query searches every episode). The memories
-   * are added untimed after every figure above was taken; empty when the run does not ask for it.
+   * search the stand-in phase's few hundred memories while episode.query searches every episode): episodeReference,
+   * run last so no other figure sees the memories it adds. Absent when the run did not take it.
    */
   memoriesAtScale?: number;
   queryAtScaleMs?: number[];
@@ -74,8 +74,6 @@ export async function episodeWorkload(opts: {
   samples: number;
   /** memory.retrieve's queries (the stand-in phase's, so the paired figure is the same call); none: not paired. */
   retrieveQueries?: readonly string[];
-  /** Memories to hold (filled up to, untimed) for the second pairing of episode.query with memory.retrieve; 0: none. */
-  memoriesAtScale?: number;
   setState: (text: string) => void;
 }): Promise<EpisodeReport> {
   const t0 = performance.now();
@@ -182,19 +180,6 @@ export async function episodeWorkload(opts: {
     saveAfterRecordMs.push(performance.now() - t);
     await rec;
   }
-  // Last, so none of the figures above sees them: memories up to `memoriesAtScale` (memory.create, untimed, a few
-  // in flight at a time), then episode.query and memory.retrieve paired again as above.
-  const queryAtScaleMs: number[] = [];
-  const memoryRetrieveAtScaleMs: number[] = [];
-  let memoriesAtScale = 0;
-  if ((opts.memoriesAtScale ?? 0) > 0 && retrieveQueries.length > 0) {
-    const held = (await must('memory.list', { limit: 1 })).total;
-    const fill = generateMemories({ seed: opts.seed + 1718, count: Math.max(0, (opts.memoriesAtScale ?? 0) - held) });
-    for (let i = 0; i < fill.length; i += 16) await Promise.all(fill.slice(i, i + 16).map((m) => must('memory.create', m)));
-    memoriesAtScale = (await must('memory.list', { limit: 1 })).total;
-    opts.setState(`memories ${memoriesAtScale}`);
-    await pairQueries(queryAtScaleMs, memoryRetrieveAtScaleMs);
-  }
   return {
     count: opts.count,
     recordMs,
@@ -203,9 +188,6 @@ export async function episodeWorkload(opts: {
     memoryListPairedMs,
     memoryCreatePairedMs,
     memoryRetrievePairedMs,
-    memoriesAtScale,
-    queryAtScaleMs,
-    memoryRetrieveAtScaleMs,
     rules: (await must('rules.list', { projectId: projects[0]!.id })).length,
     eventLagAloneMs,
     eventLagAfterRecordMs,
@@ -213,4 +195,44 @@ export async function episodeWorkload(opts: {
     saveAfterRecordMs,
     wallMs: performance.now() - t0,
   };
+}
+
+/**
+ * The reference at scale (issue 17), the last thing a run does: memories filled up to `memories` (memory.create,
+ * untimed, a few in flight at a time; a run whose stall phase imported a memory backup has most of them already),
+ * then episode.query over the episodes episodeWorkload recorded, timed alternately with memory.retrieve as there.
+ */
+export async function episodeReference(opts: {
+  engine: EngineCaller;
+  seed: number;
+  memories: number;
+  queries: number;
+  retrieveQueries: readonly string[];
+  setState: (text: string) => void;
+}): Promise<Required<Pick<EpisodeReport, 'memoriesAtScale' | 'queryAtScaleMs' | 'memoryRetrieveAtScaleMs'>>> {
+  const must = async <M extends Method>(m: M, input: Input<M>): Promise<Output<M>> => {
+    const res = await opts.engine.call(m, input);
+    if (!res.ok) throw new Error(`${m}: ${res.error.code} ${res.error.message}`);
+    return res.data;
+  };
+  const projects = (await must('project.list', {})).filter((p) => p.name === 'bench novel' || p.name === 'bench notes');
+  if (projects.length === 0 || opts.retrieveQueries.length === 0) throw new Error('episodeReference: run episodeWorkload (with retrieve queries) first');
+  const held = (await must('memory.list', { limit: 1 })).total;
+  const fill = generateMemories({ seed: opts.seed + 1718, count: Math.max(0, opts.memories - held) });
+  for (let i = 0; i < fill.length; i += 16) await Promise.all(fill.slice(i, i + 16).map((m) => must('memory.create', m)));
+  const memoriesAtScale = (await must('memory.list', { limit: 1 })).total;
+  opts.setState(`memories ${memoriesAtScale}`);
+  const r = createPrng(opts.seed + 1718);
+  const texts = [...generateTurns({ seed: opts.seed + 17, count: 2_000 })].map((t) => t.content);
+  const queryAtScaleMs: number[] = [];
+  const memoryRetrieveAtScaleMs: number[] = [];
+  for (let i = 0; i < opts.queries; i++) {
+    let t = performance.now();
+    await must('episode.query', { projectId: projects[i % projects.length]!.id, sceneType: r.pick(SCENES), text: r.pick(texts) });
+    queryAtScaleMs.push(performance.now() - t);
+    t = performance.now();
+    await must('memory.retrieve', { query: opts.retrieveQueries[i % opts.retrieveQueries.length]!, topN: 5 });
+    memoryRetrieveAtScaleMs.push(performance.now() - t);
+  }
+  return { memoriesAtScale, queryAtScaleMs, memoryRetrieveAtScaleMs };
 }
