@@ -144,6 +144,11 @@ export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserS
     }
     opts.log('  background jobs with the stall probe');
     const stalls = await call(page, 'stalls', { importUrl: opts.importUrl, exportChunks: opts.exportChunks });
+    if (episodes) {
+      // Last, so no figure above sees the memories it adds (issue 17): the query pairing again, at as many memories as episodes.
+      opts.log(`  reference: memory.retrieve over ${opts.episodes.toLocaleString('en')} memories, paired with episode.query`);
+      episodes = { ...episodes, ...(await call(page, 'episodeReference', { seed: opts.seed, memories: opts.episodes, queries: 200, retrieveQueries: opts.queries.map((q) => q.text) })) };
+    }
     return {
       chromium: version,
       prefill: boot.prefill,

@@ -8,7 +8,8 @@
  * Prints p50/p95 of episode.record, episode.query and rules.list, and of the memory.* calls paired with them as in
  * the Chromium phase (--memories memories stored first, like the stand-in phase; memory.retrieve alternately with
  * episode.query over the stand-in phase's queries); --out writes each query's input and the ids it
- * returned (to compare recall's top 5 between two versions: --compare other.json).
+ * returned (to compare recall's top 5 between two versions: --compare other.json). Last, the reference at scale: memories
+ * filled up to as many as episodes (untimed), then episode.query and memory.retrieve paired again.
  */
 import Database from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,7 @@ import { createEngine } from '../../src/lib/engine/engine';
 import { createBetterSqlite3Driver } from '../../src/lib/engine/store/better-sqlite3-driver';
 import { loadMigrationsFromDisk } from '../../src/lib/engine/store/migrations-fs';
 import { generateMemories, generateQueries } from '../lib/corpus';
-import { episodeWorkload } from './episodes';
+import { episodeReference, episodeWorkload } from './episodes';
 import { WASM_PAGE_SIZE } from './native';
 
 const { values } = parseArgs({
@@ -54,13 +55,19 @@ const seed = Number(values.seed);
 for (const m of generateMemories({ seed, count: Number(values.memories) })) await caller.call('memory.create', m);
 const retrieveQueries = generateQueries({ seed, perKind: 50 }).map((q) => q.text);
 const report = await episodeWorkload({ engine: caller, seed, count: Number(values.episodes), queries: 200, lists: 200, rules: 60, samples: 0, retrieveQueries, setState: () => {} });
+// --out / --compare keep the phase's queries (the reference below asks others).
+const compared = queries.length;
+Object.assign(report, await episodeReference({ engine: caller, seed, memories: Number(values.episodes), queries: 200, retrieveQueries, setState: () => {} }));
+queries.splice(compared);
 console.log(`episode.record p50/p95 ${pct(report.recordMs, 50)}/${pct(report.recordMs, 95)} ms`);
 console.log(`episode.query  p50/p95 ${pct(report.queryMs, 50)}/${pct(report.queryMs, 95)} ms`);
 console.log(`rules.list     p50/p95 ${pct(report.rulesListMs, 50)}/${pct(report.rulesListMs, 95)} ms`);
 console.log(`memory.create  p50/p95 ${pct(report.memoryCreatePairedMs, 50)}/${pct(report.memoryCreatePairedMs, 95)} ms (between the records)`);
 console.log(`memory.retrieve p50/p95 ${pct(report.memoryRetrievePairedMs, 50)}/${pct(report.memoryRetrievePairedMs, 95)} ms (alternating with episode.query)`);
+console.log(`reference: episode.query p50/p95 ${pct(report.queryAtScaleMs ?? [], 50)}/${pct(report.queryAtScaleMs ?? [], 95)} ms, memory.retrieve p50/p95 ${pct(report.memoryRetrieveAtScaleMs ?? [], 50)}/${pct(report.memoryRetrieveAtScaleMs ?? [], 95)} ms over ${report.memoriesAtScale} memories`);
 console.log(`memory.list    p50/p95 ${pct(report.memoryListPairedMs, 50)}/${pct(report.memoryListPairedMs, 95)} ms (alternating with rules.list)`);
 const r2 = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : Number.NaN);
+console.log(`reference p95 ratio query÷retrieve at ${report.memoriesAtScale} memories ${r2(pct(report.queryAtScaleMs ?? [], 95), pct(report.memoryRetrieveAtScaleMs ?? [], 95))}, p50 ${r2(pct(report.queryAtScaleMs ?? [], 50), pct(report.memoryRetrieveAtScaleMs ?? [], 50))}`);
 console.log(`p95 ratios record÷create ${r2(pct(report.recordMs, 95), pct(report.memoryCreatePairedMs, 95))}, query÷retrieve ${r2(pct(report.queryMs, 95), pct(report.memoryRetrievePairedMs, 95))}, p50 query÷retrieve ${r2(pct(report.queryMs, 50), pct(report.memoryRetrievePairedMs, 50))}`);
 // Episode ids are UUIDs made in the engine; rids follow the recording order, the same in every run.
 const ridOf = db.prepare<[string], { rid: number }>('SELECT rid FROM episodes WHERE id = ?');

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createTestEngine, expectOk } from '../../src/lib/engine/testing';
-import { episodeWorkload } from './episodes';
+import { episodeReference, episodeWorkload } from './episodes';
 
 const run = async (retrieveQueries?: string[]) => {
   const t = await createTestEngine();
@@ -36,5 +36,28 @@ describe('episode phase pairing (bench/speed/episodes.ts)', () => {
     expect(report.memoryRetrievePairedMs).toEqual([]);
     expect(calls).not.toContain('memory.create');
     expect(calls).not.toContain('memory.retrieve');
+  });
+
+  it('the reference at scale, run after the phase: memories filled up to as many as episodes, then episode.query paired with memory.retrieve', async () => {
+    const { t, report, calls } = await run(['payment webhook', '支付 回调']);
+    // The phase itself adds no memories (the figures the goal reads are as before).
+    expect(report.memoriesAtScale).toBeUndefined();
+    expect(expectOk(await t.engine.call('memory.list', { limit: 1 })).total).toBe(1);
+    calls.length = 0;
+    const engine = { ...t.engine, call: ((method: string, input: unknown) => (calls.push(method), t.engine.call(method as never, input as never))) as typeof t.engine.call };
+    const ref = await episodeReference({ engine, seed: 7, memories: 40, queries: 10, retrieveQueries: ['payment webhook', '支付 回调'], setState: () => {} });
+    expect(ref.memoriesAtScale).toBe(40);
+    expect(expectOk(await t.engine.call('memory.list', { limit: 1 })).total).toBe(40);
+    expect(calls.filter((c) => c === 'memory.create')).toHaveLength(39);
+    expect(ref.queryAtScaleMs).toHaveLength(10);
+    expect(ref.memoryRetrieveAtScaleMs).toHaveLength(10);
+    const after = calls.slice(calls.lastIndexOf('memory.create') + 1).filter((c) => c === 'episode.query' || c === 'memory.retrieve');
+    expect(after.slice(0, 4)).toEqual(['episode.query', 'memory.retrieve', 'episode.query', 'memory.retrieve']);
+    expect(after).toHaveLength(20);
+  });
+
+  it('the reference refuses to run without the phase\'s episodes instead of timing empty queries', async () => {
+    const t = await createTestEngine();
+    await expect(episodeReference({ engine: t.engine, seed: 7, memories: 10, queries: 2, retrieveQueries: ['x'], setState: () => {} })).rejects.toThrow(/episodeWorkload/);
   });
 });

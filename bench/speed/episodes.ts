@@ -33,6 +33,14 @@ export interface EpisodeReport {
    */
   memoryCreatePairedMs: number[];
   memoryRetrievePairedMs: number[];
+  /**
+   * The same pairing again with as many memories as episodes (an additional reference, issue 17: the pairs above
+   * search the stand-in phase's few hundred memories while episode.query searches every episode): episodeReference,
+   * run last so no other figure sees the memories it adds. Absent when the run did not take it.
+   */
+  memoriesAtScale?: number;
+  queryAtScaleMs?: number[];
+  memoryRetrieveAtScaleMs?: number[];
   rules: number;
   /** Main-thread event latency right after sending a record vs after sending nothing (ms). */
   eventLagAloneMs: number[];
@@ -126,18 +134,21 @@ export async function episodeWorkload(opts: {
   const queryMs: number[] = [];
   const memoryRetrievePairedMs: number[] = [];
   const retrieveQueries = opts.retrieveQueries ?? [];
-  for (let i = 0; i < opts.queries; i++) {
-    const input: Input<'episode.query'> = { projectId: projects[i % 2]!.id, sceneType: r.pick(SCENES), text: r.pick(texts) };
-    let t = performance.now();
-    await must('episode.query', input);
-    queryMs.push(performance.now() - t);
-    const q = retrieveQueries[i % Math.max(1, retrieveQueries.length)];
-    if (q !== undefined) {
-      t = performance.now();
-      await must('memory.retrieve', { query: q, topN: 5 });
-      memoryRetrievePairedMs.push(performance.now() - t);
+  const pairQueries = async (queryOut: number[], retrieveOut: number[]) => {
+    for (let i = 0; i < opts.queries; i++) {
+      const input: Input<'episode.query'> = { projectId: projects[i % 2]!.id, sceneType: r.pick(SCENES), text: r.pick(texts) };
+      let t = performance.now();
+      await must('episode.query', input);
+      queryOut.push(performance.now() - t);
+      const q = retrieveQueries[i % Math.max(1, retrieveQueries.length)];
+      if (q !== undefined) {
+        t = performance.now();
+        await must('memory.retrieve', { query: q, topN: 5 });
+        retrieveOut.push(performance.now() - t);
+      }
     }
-  }
+  };
+  await pairQueries(queryMs, memoryRetrievePairedMs);
   const rulesListMs: number[] = [];
   const memoryListPairedMs: number[] = [];
   for (let i = 0; i < opts.lists; i++) {
@@ -184,4 +195,44 @@ export async function episodeWorkload(opts: {
     saveAfterRecordMs,
     wallMs: performance.now() - t0,
   };
+}
+
+/**
+ * The reference at scale (issue 17), the last thing a run does: memories filled up to `memories` (memory.create,
+ * untimed, a few in flight at a time; a run whose stall phase imported a memory backup has most of them already),
+ * then episode.query over the episodes episodeWorkload recorded, timed alternately with memory.retrieve as there.
+ */
+export async function episodeReference(opts: {
+  engine: EngineCaller;
+  seed: number;
+  memories: number;
+  queries: number;
+  retrieveQueries: readonly string[];
+  setState: (text: string) => void;
+}): Promise<Required<Pick<EpisodeReport, 'memoriesAtScale' | 'queryAtScaleMs' | 'memoryRetrieveAtScaleMs'>>> {
+  const must = async <M extends Method>(m: M, input: Input<M>): Promise<Output<M>> => {
+    const res = await opts.engine.call(m, input);
+    if (!res.ok) throw new Error(`${m}: ${res.error.code} ${res.error.message}`);
+    return res.data;
+  };
+  const projects = (await must('project.list', {})).filter((p) => p.name === 'bench novel' || p.name === 'bench notes');
+  if (projects.length === 0 || opts.retrieveQueries.length === 0) throw new Error('episodeReference: run episodeWorkload (with retrieve queries) first');
+  const held = (await must('memory.list', { limit: 1 })).total;
+  const fill = generateMemories({ seed: opts.seed + 1718, count: Math.max(0, opts.memories - held) });
+  for (let i = 0; i < fill.length; i += 16) await Promise.all(fill.slice(i, i + 16).map((m) => must('memory.create', m)));
+  const memoriesAtScale = (await must('memory.list', { limit: 1 })).total;
+  opts.setState(`memories ${memoriesAtScale}`);
+  const r = createPrng(opts.seed + 1718);
+  const texts = [...generateTurns({ seed: opts.seed + 17, count: 2_000 })].map((t) => t.content);
+  const queryAtScaleMs: number[] = [];
+  const memoryRetrieveAtScaleMs: number[] = [];
+  for (let i = 0; i < opts.queries; i++) {
+    let t = performance.now();
+    await must('episode.query', { projectId: projects[i % projects.length]!.id, sceneType: r.pick(SCENES), text: r.pick(texts) });
+    queryAtScaleMs.push(performance.now() - t);
+    t = performance.now();
+    await must('memory.retrieve', { query: opts.retrieveQueries[i % opts.retrieveQueries.length]!, topN: 5 });
+    memoryRetrieveAtScaleMs.push(performance.now() - t);
+  }
+  return { memoriesAtScale, queryAtScaleMs, memoryRetrieveAtScaleMs };
 }

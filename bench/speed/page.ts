@@ -9,7 +9,7 @@ import type { DbWorkerApi } from '../../src/lib/engine/host/worker-api';
 import type { Input, Method, Output } from '../../src/lib/engine/protocol/contract';
 import { generateMemories, generateQueries, generateTurns, type CorpusQuery } from '../lib/corpus';
 import { runPeers, type PeerReport } from './peers';
-import { episodeWorkload, type EpisodeReport } from './episodes';
+import { episodeReference, episodeWorkload, type EpisodeReport } from './episodes';
 import { timeTurns } from './turns';
 import { backgroundStalls } from './stall';
 import { vectorWorkload, type VectorsReport } from './vectors';
@@ -229,6 +229,11 @@ const api = {
   episodes: (opts: { seed: number; count: number; queries: number; lists: number; rules: number; samples: number; retrieveQueries?: string[] }): Promise<EpisodeReport> => {
     if (!engine) throw new Error('the DB worker has not started');
     return episodeWorkload({ engine, ...opts, setState });
+  },
+  /** Issue 17's reference at scale, last in a run: memory.retrieve over as many memories as episodes (episodes.ts). */
+  episodeReference: (opts: { seed: number; memories: number; queries: number; retrieveQueries: string[] }) => {
+    if (!engine) throw new Error('the DB worker has not started');
+    return episodeReference({ engine, ...opts, setState });
   },
   /** Seed 003 记忆读写指标达标 with the lifecycle clean-up in the middle (issue 19, lifecycle-load.ts). */
   lifecycleLoad: (opts: { seed: number; writes: number }): Promise<LifecycleLoadReport> => {

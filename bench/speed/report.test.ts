@@ -110,5 +110,23 @@ describe('threshold checks', () => {
     expect(phase.memory_create_paired_ms).toBeUndefined();
     expect(phase.memory_retrieve_paired_ms).toBeUndefined();
   });
-});
 
+  it('the reference at scale (memory.retrieve over as many memories as episodes) is an additional figure: the goal\'s ratio stays the paired one', () => {
+    const ms = (v: number, n = 20) => Array.from({ length: n }, () => v);
+    const e: EpisodeReport = {
+      count: 10, recordMs: ms(4), queryMs: ms(10), rulesListMs: ms(3), memoryListPairedMs: ms(2), memoryCreatePairedMs: ms(1), memoryRetrievePairedMs: ms(5), rules: 60,
+      memoriesAtScale: 10, queryAtScaleMs: ms(12), memoryRetrieveAtScaleMs: ms(8),
+      eventLagAloneMs: [], eventLagAfterRecordMs: [], saveAloneMs: [], saveAfterRecordMs: [], wallMs: 1,
+    };
+    const memory = { create: lat(2), retrieve: lat(5), list: lat(6) };
+    const f = episodeSection(e, memory);
+    expect(f.over_memory_p95.query).toBe(2);
+    expect(f.at_scale).toMatchObject({ memories: 10, query_over_retrieve_p95: 1.5 });
+    expect(f.at_scale?.query_ms.p95).toBe(12);
+    expect(f.at_scale?.memory_retrieve_ms.p95).toBe(8);
+    // A run without it (or a result from before it was measured) has no such figure, rather than a made-up one.
+    expect(episodeSection({ ...e, queryAtScaleMs: [], memoryRetrieveAtScaleMs: [] }, memory).at_scale).toBeUndefined();
+    const { memoriesAtScale: _m, queryAtScaleMs: _q, memoryRetrieveAtScaleMs: _r, ...old } = e;
+    expect(episodeSection(old, memory).at_scale).toBeUndefined();
+  });
+});

@@ -52,6 +52,11 @@ export interface EpisodeFigures {
   /** memory.create after every n-th episode.record and memory.retrieve alternately with episode.query (episodes.ts). */
   memory_create_paired_ms?: LatencySummary;
   memory_retrieve_paired_ms?: LatencySummary;
+  /**
+   * An additional reference (issue 17), not the goal's ratio: episode.query paired again with memory.retrieve once the
+   * store holds as many memories as there are episodes (episodes.ts), and that p95 ratio.
+   */
+  at_scale?: { memories: number; query_ms: LatencySummary; memory_retrieve_ms: LatencySummary; query_over_retrieve_p95: number };
   typing: { event_lag_alone_ms: LatencySummary; event_lag_after_record_ms: LatencySummary; save_alone_ms: LatencySummary; save_after_record_ms: LatencySummary };
   wall_ms: number;
 }
@@ -84,6 +89,9 @@ export function episodeSection(e: EpisodeReport, memory: { create: LatencySummar
   const pairedList = e.memoryListPairedMs.length ? lat(e.memoryListPairedMs) : undefined;
   const pairedCreate = e.memoryCreatePairedMs.length ? lat(e.memoryCreatePairedMs) : undefined;
   const pairedRetrieve = e.memoryRetrievePairedMs.length ? lat(e.memoryRetrievePairedMs) : undefined;
+  const atScale = e.queryAtScaleMs?.length && e.memoryRetrieveAtScaleMs?.length
+    ? { memories: e.memoriesAtScale ?? 0, query_ms: lat(e.queryAtScaleMs), memory_retrieve_ms: lat(e.memoryRetrieveAtScaleMs) }
+    : undefined;
   return {
     count: e.count,
     rules: e.rules,
@@ -98,6 +106,7 @@ export function episodeSection(e: EpisodeReport, memory: { create: LatencySummar
     ...(pairedList ? { memory_list_paired_ms: pairedList } : {}),
     ...(pairedCreate ? { memory_create_paired_ms: pairedCreate } : {}),
     ...(pairedRetrieve ? { memory_retrieve_paired_ms: pairedRetrieve } : {}),
+    ...(atScale ? { at_scale: { ...atScale, query_over_retrieve_p95: ratio(atScale.query_ms.p95, atScale.memory_retrieve_ms.p95) } } : {}),
     typing: {
       event_lag_alone_ms: lat(e.eventLagAloneMs),
       event_lag_after_record_ms: lat(e.eventLagAfterRecordMs),
@@ -355,6 +364,7 @@ export function speedTables(res: SpeedResult, format: 'text' | 'markdown'): stri
         ['memory.retrieve alternating with episode.query p50/p95/p99 ms', ...withEpisodes.map((x) => { const m = (x.episodes as EpisodeFigures).memory_retrieve_paired_ms; return m ? p(m) : '–'; })],
         ['memory.list alternating with rules.list p50/p95/p99 ms', ...withEpisodes.map((x) => { const m = (x.episodes as EpisodeFigures).memory_list_paired_ms; return m ? p(m) : '–'; })],
         ['÷ memory.create / .retrieve / .list (p95)', ...withEpisodes.map((x) => { const o = (x.episodes as EpisodeFigures).over_memory_p95; return `${o.record} / ${o.query} / ${o.list}`; })],
+        ['reference: episode.query → memory.retrieve over as many memories as episodes p50/p95/p99 ms (÷ p95)', ...withEpisodes.map((x) => { const a = (x.episodes as EpisodeFigures).at_scale; return a ? `${p(a.query_ms)} → ${p(a.memory_retrieve_ms)} at ${a.memories.toLocaleString('en')} memories (${a.query_over_retrieve_p95}×)` : '–'; })],
         ['typing: main-thread event lag p50/p95 ms, alone → after a record', ...withEpisodes.map((x) => { const ty = (x.episodes as EpisodeFigures).typing; return `${ty.event_lag_alone_ms.p50.toFixed(2)} / ${ty.event_lag_alone_ms.p95.toFixed(2)} → ${ty.event_lag_after_record_ms.p50.toFixed(2)} / ${ty.event_lag_after_record_ms.p95.toFixed(2)}`; })],
         ['chapter save p50/p95 ms, alone → behind a record', ...withEpisodes.map((x) => { const ty = (x.episodes as EpisodeFigures).typing; return `${ty.save_alone_ms.p50.toFixed(2)} / ${ty.save_alone_ms.p95.toFixed(2)} → ${ty.save_after_record_ms.p50.toFixed(2)} / ${ty.save_after_record_ms.p95.toFixed(2)}`; })],
       ])
