@@ -152,3 +152,47 @@ describe('VectorIndex stage 1 read a 32-bit word at a time (issue 18)', { timeou
     ]);
   });
 });
+
+describe('VectorIndex two-pass stage 1 (half the sign words screen, the rest complete the score; issue 18)', { timeout: 120_000 }, () => {
+  const dims = 384;
+  /** Share of the single-pass shortlist's top k (screen = every row) that the two-pass search also returns, and each one's agreement with exact. */
+  function compare(index: VectorIndex, queries: Int8Array[], k: number, shortlist: number, screen: number) {
+    let same = 0;
+    let onePass = 0;
+    let twoPass = 0;
+    for (const q of queries) {
+      const exact = index.search(q, { k, floor: -1, exact: true }).map((h) => h.id);
+      const one = index.search(q, { k, floor: -1, shortlist, screen: index.size });
+      const two = index.search(q, { k, floor: -1, shortlist, screen });
+      const twoIds = new Set(two.map((h) => h.id));
+      const oneIds = new Set(one.map((h) => h.id));
+      same += one.filter((h) => twoIds.has(h.id)).length / k;
+      onePass += exact.filter((id) => oneIds.has(id)).length / k;
+      twoPass += exact.filter((id) => twoIds.has(id)).length / k;
+    }
+    return { same: same / queries.length, onePass: onePass / queries.length, twoPass: twoPass / queries.length };
+  }
+
+  it('keeps the exact top 50 on clustered vectors as the single pass does (20,000 × 384 around 40 centres, shortlist 1,000 → screen 5,000 of 20,000)', () => {
+    const all = dataset({ n: 20_020, dims, seed: 31, clusters: 40, spread: 1 });
+    const index = build(all.slice(0, 20_000), dims);
+    const r = compare(index, all.slice(20_000), 50, 1000, 5000);
+    expect(r.twoPass).toBeGreaterThanOrEqual(0.95);
+    expect(r.twoPass).toBeGreaterThanOrEqual(r.onePass - 0.01);
+  });
+
+  it('loses at most 0.04 of the exact top 50 against the single pass on uniformly random vectors and questions, the worst case (60,000 × 384, the lane defaults: shortlist 2,000, screen 20,000)', () => {
+    const all = dataset({ n: 60_020, dims, seed: 32, clusters: 0, spread: 1 });
+    const index = build(all.slice(0, 60_000), dims);
+    const r = compare(index, all.slice(60_000), 50, 2000, 20_000);
+    expect(r.twoPass).toBeGreaterThanOrEqual(r.onePass - 0.04);
+    // And the defaults are these: the default search is the two-pass one.
+    for (const q of all.slice(60_000, 60_005)) expect(index.search(q, { k: 50, floor: -1 })).toEqual(index.search(q, { k: 50, floor: -1, shortlist: 2000, screen: 20_000 }));
+  });
+
+  it('is used by default only when the index holds more than two screens (10 shortlists each): a 10,000-row index answers as the single pass', () => {
+    const all = dataset({ n: 10_010, dims, seed: 33, clusters: 0, spread: 1 });
+    const index = build(all.slice(0, 10_000), dims);
+    for (const q of all.slice(10_000)) expect(index.search(q, { k: 10, floor: -1 })).toEqual(index.search(q, { k: 10, floor: -1, screen: 10_000 }));
+  });
+});

@@ -5,7 +5,7 @@
  *   jobs worker ── embeddings.pending → the endpoint's /v1/embeddings → embeddings.store ──▶ embeddings table
  *   recall.search / memory.retrieve ── lane(kind, question) ─▶ the question's vector (the configured endpoint,
  *        cached) · the model's vectors in memory (VectorIndex, loaded in the
- *        background from when the database opens: vector-loader.ts) ─▶ nearest ids with their cosine
+ *        background from when a model is configured: vector-loader.ts) ─▶ nearest ids with their cosine
  *
  * In the browser the embedding and the search of a lane run in the vector-search worker, which holds the vectors
  * (the DB worker keeps only their ids: vector-loader.ts MirroredIndex; vector-search-client.ts /
@@ -60,18 +60,27 @@ export function createSemanticService(deps: {
   let endpoint: EmbeddingEndpoint | null = null;
   let worker: VectorSearchClient | null = null;
   let indexes: VectorIndexes | null = null;
-  if (deps.vectorWorker) {
-    try {
-      // The worker held the only copy of the vectors: they are loaded here again (searched here from then on).
-      worker = createVectorSearchClient(deps.vectorWorker(), deps.log, { onFail: () => indexes?.unmirror() });
-    } catch {
-      deps.log.warn('recall.vector-worker-failed', { reason: 'spawn' });
+  /**
+   * The search worker and the background load of the stored vectors start when meaning-based recall is first
+   * needed — an embedding model configured, or vectors stored (the fill runs only when one is) — not when the
+   * database opens: with the lane off (the default) nothing starts, and the database's cold start has both cores.
+   */
+  function startLane(): VectorIndexes {
+    if (indexes) return indexes;
+    if (deps.vectorWorker) {
+      try {
+        // The worker held the only copy of the vectors: they are loaded here again (searched here from then on).
+        worker = createVectorSearchClient(deps.vectorWorker(), deps.log, { onFail: () => indexes?.unmirror() });
+      } catch {
+        deps.log.warn('recall.vector-worker-failed', { reason: 'spawn' });
+      }
     }
+    /** model → kind → its vectors in memory, loaded in the background (vector-loader.ts). */
+    const loaded = createVectorIndexes({ store: deps.store, log: deps.log, mirror: worker, ...(deps.loadSlice ? { slice: deps.loadSlice } : {}) });
+    indexes = loaded;
+    loaded.warm();
+    return loaded;
   }
-  /** model → kind → its vectors in memory, loaded in the background from when the database opens (vector-loader.ts). */
-  const loaded = createVectorIndexes({ store: deps.store, log: deps.log, mirror: worker, ...(deps.loadSlice ? { slice: deps.loadSlice } : {}) });
-  indexes = loaded;
-  loaded.warm();
   const queryVectors = new Map<string, Int8Array>();
   let failedUntil = 0;
   let lastFailure: string | null = null;
@@ -119,6 +128,7 @@ export function createSemanticService(deps: {
     configure(next: EmbeddingEndpoint | null): void {
       const changed = JSON.stringify(next) !== JSON.stringify(endpoint);
       endpoint = next && next.model.trim() ? { ...next, model: next.model.trim() } : null;
+      if (endpoint) startLane();
       if (changed) {
         queryVectors.clear();
         failedUntil = 0;
@@ -129,9 +139,13 @@ export function createSemanticService(deps: {
     /** The last failure to reach the endpoint for a question (null: none since it was configured or last worked). */
     lastFailure: () => lastFailure,
     /** Vectors were stored (embeddings.store): the in-memory index follows without a reload. */
-    stored: loaded.stored,
-    /** Resolves when the background loads of the indexes have finished. */
-    settled: loaded.settled,
+    stored(model: string, items: Parameters<VectorIndexes['stored']>[1], replacedModels: number): void {
+      startLane().stored(model, items, replacedModels);
+    },
+    /** Resolves when the background loads of the indexes have finished (at once when nothing has started). */
+    settled: (): Promise<void> => indexes?.settled() ?? Promise.resolve(),
+    /** Whether the search worker and the vectors' load have started (not while meaning-based recall was never on). */
+    started: (): boolean => indexes !== null,
     /** The database closes: the search worker ends. */
     dispose(): void {
       worker?.dispose();
@@ -142,6 +156,7 @@ export function createSemanticService(deps: {
       const cfg = deps.config();
       if (!endpoint || !(cfg.semanticWeight > 0)) return { hits: new Map(), info: { state: 'off', model: endpoint?.model ?? null, reason: null, coverage: null } };
       const { model } = endpoint;
+      const loaded = startLane();
       const { index: idx, loading } = loaded.ready(model, kind);
       // Still loading from the database (it started when the database opened): lexical until it is in memory.
       if (loading) return degraded(model, 'index-loading', null);

@@ -62,7 +62,7 @@ describe('the vector index loads in the background when the database opens (issu
   };
 
   it('a small store (one slice) is ready for the first recall right after the database opens', async () => {
-    // The service warmed the index at creation (nothing read yet); the recall reads the one slice (2048 rows ≥ 10).
+    // The service warmed the index when the model was configured (nothing read yet); the recall reads the one slice (2048 rows ≥ 10).
     const small = await serviceOver(fakeStore(10).store).lane('turn', 'the question');
     expect(small.info.state).toBe('on');
     expect([...small.hits.keys()]).toContain(5);

@@ -1,7 +1,7 @@
 /**
  * The in-memory vector indexes of the DB worker and their background load (issue 18).
  *
- *   database opens ─▶ warm(stored model) ─▶ per kind: slice (≤ LOAD_SLICE rows by primary key) ─ yield ─ slice …
+ *   a model configured ─▶ warm(stored model) ─▶ per kind: slice (≤ LOAD_SLICE rows by primary key) ─ yield ─ slice …
  *   embeddings.store ─▶ stored(items) ─▶ set into the index, loaded or still loading (rows behind the load's cursor
  *                                        are set here, rows ahead of it are read by the load: none is missed)
  *   recall ─▶ ready(model, kind) ─▶ the index, or null while it loads (the lane is then degraded 'index-loading')
@@ -158,7 +158,7 @@ export function createVectorIndexes(deps: {
   }
 
   return {
-    /** The database opened: load the stored model's vectors in the background (nothing is read before this returns). */
+    /** Meaning-based recall was turned on (semantic-service.ts): load the stored model's vectors in the background (nothing is read before this returns). */
     warm,
     /**
      * The search worker is gone (it failed): from now on the vectors are held and searched here. Every index is

@@ -204,3 +204,72 @@ describe('the vector search runs in a worker of its own, beside the lexical lane
     ch.close();
   });
 });
+
+describe('the search worker and the vectors load start only when meaning-based recall is on (issue 18)', { timeout: 30_000 }, () => {
+  /** A service whose worker factory and store count what they are asked. */
+  function counted() {
+    const { store } = fakeStore(50);
+    const reads = { storedModel: 0, vectorsAfter: 0 };
+    const countedStore = {
+      storedModel: () => (reads.storedModel++, store.storedModel()),
+      vectorsAfter: (...a: Parameters<EmbeddingStore['vectorsAfter']>) => (reads.vectorsAfter++, store.vectorsAfter(...a)),
+    } as unknown as EmbeddingStore;
+    const channels: ReturnType<typeof channelWorker>[] = [];
+    const s = createSemanticService({
+      store: countedStore,
+      log: silentLogger,
+      now: () => 0,
+      config,
+      embed: embedder().embed,
+      vectorWorker: () => {
+        const ch = channelWorker(embedder().embed);
+        channels.push(ch);
+        return ch.worker;
+      },
+    });
+    return { s, reads, channels, close: () => channels.forEach((c) => c.close()) };
+  }
+
+  it('with no embedding model (the default) creates no worker and reads no vectors, even though vectors are stored', async () => {
+    const { s, reads, channels, close } = counted();
+    s.configure(null);
+    s.configure({ ...endpoint, model: '  ' }); // an empty model is off too
+    const answer = await s.lane('turn', 'anything');
+    await s.settled();
+    expect(answer.info.state).toBe('off');
+    expect(channels).toHaveLength(0);
+    expect(reads).toEqual({ storedModel: 0, vectorsAfter: 0 });
+    expect(s.started()).toBe(false);
+    close();
+  });
+
+  it('a configured model starts one worker and the load once; the lane then searches in it', async () => {
+    const { s, reads, channels, close } = counted();
+    s.configure(endpoint);
+    expect(channels).toHaveLength(1);
+    await s.settled();
+    expect(reads.storedModel).toBe(1);
+    expect(reads.vectorsAfter).toBeGreaterThan(0);
+    s.configure(null);
+    s.configure({ ...endpoint, timeoutMs: 2000 });
+    const answer = await s.lane('turn', questions[0] as string);
+    expect(answer.info.state).toBe('on');
+    expect(answer.info.timing?.where).toBe('worker');
+    expect(channels).toHaveLength(1);
+    expect(reads.storedModel).toBe(1);
+    close();
+  });
+
+  it('vectors stored before any model is configured here (the fill told the jobs worker first) start the worker and the load', async () => {
+    const { s, channels, close } = counted();
+    s.stored('m', [{ kind: 'turn', id: 51, vector: toBytes(quantise(vector(51))) }], 0);
+    expect(channels).toHaveLength(1);
+    expect(s.started()).toBe(true);
+    await s.settled();
+    s.configure(endpoint);
+    const answer = await s.lane('turn', 'whatever');
+    expect(answer.info.state).toBe('on');
+    expect(channels).toHaveLength(1);
+    close();
+  });
+});
