@@ -1,12 +1,13 @@
 import type { SqlDriver } from './driver';
-import { ioSnapshot } from './io-counters';
+import { ownPageWritesNow } from './io-counters';
 
 /**
  * A WAL checkpoint in a slice of its own (issue 16). With `PRAGMA wal_autocheckpoint` the checkpoint runs inside
  * whichever COMMIT crosses the mark — during a long sliced job, one of the job's slices: its COMMIT then also
  * copies every page the WAL holds into the database file and flushes both, and a foreground call queued behind it
  * waits for all of that. Here the job checkpoints itself, between its slices: once its slices have written
- * `everyPages` pages to the WAL (the OPFS counters, io-counters.ts), the next
+ * `everyPages` pages to the WAL (the OPFS counters' ownPageWrites, io-counters.ts: a checkpoint's copies into
+ * the database file do not count), the next
  * "slice" runs `PRAGMA wal_checkpoint(PASSIVE)` alone — runInSlices commits nothing there, counts it as a slice of
  * no steps (its time shows as that slice's COMMIT) and yields before and after it, so queued calls run between
  * the checkpoint and the slices around it. The WAL then stays well under the autocheckpoint mark, and no COMMIT
@@ -31,7 +32,7 @@ export function checkpointBetweenSlices(
   opts: { everyPages?: number; pagesWritten?: () => number | null } = {},
 ): CheckpointingDriver {
   const everyPages = opts.everyPages ?? CHECKPOINT_EVERY_PAGES;
-  const pagesWritten = opts.pagesWritten ?? (() => ioSnapshot()?.pageWrites ?? null);
+  const pagesWritten = opts.pagesWritten ?? ownPageWritesNow;
   const done: { log: number; checkpointed: number }[] = [];
   let since = pagesWritten();
   let due = false;

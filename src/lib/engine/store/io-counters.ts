@@ -63,6 +63,12 @@ export function ioDelta(a: IoCounts, b: IoCounts): IoCounts {
  */
 export const ownPageWrites = (c: IoCounts): number => c.pageWrites - c.dbPageWrites;
 
+/** ownPageWrites of the counters now, or null where pages are not counted (Node, or before the pool is counted). */
+export function ownPageWritesNow(): number | null {
+  const c = ioSnapshot();
+  return c ? ownPageWrites(c) : null;
+}
+
 /**
  * The sahpool VFS's file layout (sqlite-wasm 3.54, as opfs-read-only.ts reads it): a 4096-byte header — the
  * client path (≤ 512 bytes), SQLite's open flags (u32 big-endian at 512), a digest — then the file's bytes.

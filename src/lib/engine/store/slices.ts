@@ -1,5 +1,5 @@
 import type { SqlDriver } from './driver';
-import { ioDelta, ioSnapshot, markSlice, ownPageWrites, type IoCounts } from './io-counters';
+import { ioDelta, ioSnapshot, markSlice, ownPageWritesNow, type IoCounts } from './io-counters';
 
 /**
  * Long work in short transactions (issue 16: no background job may stall the page over 50 ms). The work is a
@@ -80,12 +80,7 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
   let slices = 0;
   // The COMMIT's time over the steps' time, smoothed over the slices so far (budgetCoversCommit).
   let commitRatio = 0;
-  const pagesWritten =
-    opts.pagesWritten ??
-    (() => {
-      const c = ioSnapshot();
-      return c ? ownPageWrites(c) : null;
-    });
+  const pagesWritten = opts.pagesWritten ?? ownPageWritesNow;
   // Pages a step writes, as the slices so far showed it (pageBudget); 0 until a slice has shown it.
   let pagesPerStep = 0;
   for (let more = true; more; ) {
