@@ -1,4 +1,5 @@
-import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { type BrowserContext, type Page } from '@playwright/test';
+import { launchBenchChromium } from './chromium';
 import { rmSync } from 'node:fs';
 import type { CorpusQuery } from '../lib/corpus';
 import type { BenchApi, FillReport, PrefillReport } from './page';
@@ -73,13 +74,8 @@ async function call<K extends keyof BenchApi>(page: Page, name: K, arg?: Paramet
 }
 
 export async function runBrowserSize(opts: BrowserSizeOptions): Promise<BrowserSizeReport> {
-  rmSync(opts.profileDir, { recursive: true, force: true });
-  const context: BrowserContext = await chromium.launchPersistentContext(opts.profileDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    // gc() and precise performance.memory for the peers' heap figures.
-    args: ['--js-flags=--expose-gc', '--enable-precise-memory-info', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  // gc() and precise performance.memory for the peers' heap figures.
+  const context: BrowserContext = await launchBenchChromium(opts.profileDir, ['--js-flags=--expose-gc', '--enable-precise-memory-info']);
   try {
     const version = context.browser()?.version() ?? 'unknown';
     const page = context.pages()[0] ?? (await context.newPage());

@@ -11,7 +11,8 @@
  * Each variant's cold start is page navigation → first recall answered (performance.now() in the page); the bare
  * floor opens the same file and runs one FTS query. Order rotates each round so no variant always goes first.
  */
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { launchBenchChromium } from './chromium';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,11 +135,7 @@ function workerCosts(events: TraceEvent[]): string {
 async function main(): Promise<void> {
   const server = await serveStatic(values.root!, Number(values.port));
   const profileDir = mkdtempSync(join(tmpdir(), 'cold-ab-'));
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await launchBenchChromium(profileDir);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => console.log(`page error: ${e.message}`));

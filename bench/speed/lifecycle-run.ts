@@ -4,7 +4,7 @@
  * fresh profile's OPFS pool; the page (page.ts → lifecycle-load.ts) then drives the app's own DB worker over
  * Comlink. Writes bench/results/speed-lifecycle.json (its own file: the main speed run keeps speed.json).
  */
-import { chromium } from '@playwright/test';
+import { launchBenchChromium } from './chromium';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { machineInfo, machineLine } from '../lib/machine';
@@ -22,12 +22,7 @@ export async function runLifecycleBench(opts: { dist: string; cache: string; por
   const old = await writeOldEpisodes(file, { seed: opts.seed, count: opts.oldEpisodes });
   log(`  ${(old.bytes / 2 ** 20).toFixed(1)} MB`);
   const profileDir = join(opts.cache, 'chromium-profile-lifecycle');
-  rmSync(profileDir, { recursive: true, force: true });
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await launchBenchChromium(profileDir);
   try {
     const version = context.browser()?.version() ?? 'unknown';
     const page = context.pages()[0] ?? (await context.newPage());

@@ -7,7 +7,8 @@
  * lexical only, store with vectors (and the fill following in the background) vs without, and bytes per vector.
  * Results: bench/results/speed-vectors.json (and a section of latest.md via bench/lib/latest.ts).
  */
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { launchBenchChromium } from './chromium';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -129,12 +130,7 @@ export async function runVectorsMode(opts: {
       const bytes = native.snapshot(join(prefillDir, file));
       opts.log(`  prefill file ${(bytes / 2 ** 20).toFixed(1)} MB`);
       const profile = join(opts.cache, 'chromium-profile-vectors');
-      rmSync(profile, { recursive: true, force: true });
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        headless: true,
-        args: ['--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-      });
+      const context = await launchBenchChromium(profile);
       try {
         chromiumVersion = context.browser()?.version() ?? 'unknown';
         const page: Page = context.pages()[0] ?? (await context.newPage());

@@ -12,7 +12,8 @@
  *
  * The prefill (better-sqlite3, bulk) and the backup file are written into --root once and reused by later runs.
  */
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { launchBenchChromium } from './chromium';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -76,12 +77,7 @@ interface Row {
 
 async function once(variant: string, round: number): Promise<Row[]> {
   const profile = join(root, `profile-${variant}`);
-  rmSync(profile, { recursive: true, force: true });
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await launchBenchChromium(profile);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => log(`  page error: ${e.message}`));
