@@ -158,7 +158,7 @@ export function createSemanticService(deps: {
       const { model } = endpoint;
       const loaded = startLane();
       const { index: idx, loading } = loaded.ready(model, kind);
-      // Still loading from the database (it started when the database opened): lexical until it is in memory.
+      // Still loading from the database (it started when a model was configured or vectors stored): lexical until it is in memory.
       if (loading) return degraded(model, 'index-loading', null);
       if (!idx || idx.size === 0) return degraded(model, 'no-vectors', 0);
       if (deps.now() < failedUntil) return degraded(model, lastFailure ?? 'unreachable', null);
