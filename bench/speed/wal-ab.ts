@@ -141,7 +141,8 @@ const all = [...previous, ...rows];
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  const v = s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  return Math.round(v * 100) / 100;
 };
 for (const job of ['import apply', 'reindex']) {
   for (const v of variants) {
