@@ -22,11 +22,12 @@ const SLOW_SLICES_KEPT = 5;
  */
 export const LIFECYCLE_SLICE_MS = 5;
 /**
- * Pages a clean-up slice may append to the WAL (store/slices.ts's pageBudget): 512 KiB of 8 KiB pages. The lifecycle
- * benchmark's slowest COMMITs without it were purge and compress slices writing 300–430 pages (53–81 ms of writes) —
- * counted then with the checkpoint's copies into the database file, which the budget leaves out since g19.
+ * Pages a clean-up slice may append to the WAL (store/slices.ts's pageBudget): 256 KiB of 8 KiB pages. The lifecycle
+ * benchmark's slowest COMMITs without a budget were purge and compress slices writing 300–430 pages (53–81 ms of
+ * writes). Once the budget counted only the WAL's pages (not a checkpoint's copies), 64 made slices about twice as
+ * large as before and the waits beside them longer; 32 gave the lowest p95 wait (docs/decisions.md, issue 19).
  */
-export const LIFECYCLE_PAGE_BUDGET = 64;
+export const LIFECYCLE_PAGE_BUDGET = 32;
 import { createLedger } from './ledger';
 import { compressWith, summaryCandidates } from './model-summaries';
 import { compressPass, decayPass, purgePass, restoreAutomerge, type Pass, type PassDeps } from './passes';
