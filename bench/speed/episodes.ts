@@ -134,21 +134,18 @@ export async function episodeWorkload(opts: {
   const queryMs: number[] = [];
   const memoryRetrievePairedMs: number[] = [];
   const retrieveQueries = opts.retrieveQueries ?? [];
-  const pairQueries = async (queryOut: number[], retrieveOut: number[]) => {
-    for (let i = 0; i < opts.queries; i++) {
-      const input: Input<'episode.query'> = { projectId: projects[i % 2]!.id, sceneType: r.pick(SCENES), text: r.pick(texts) };
-      let t = performance.now();
-      await must('episode.query', input);
-      queryOut.push(performance.now() - t);
-      const q = retrieveQueries[i % Math.max(1, retrieveQueries.length)];
-      if (q !== undefined) {
-        t = performance.now();
-        await must('memory.retrieve', { query: q, topN: 5 });
-        retrieveOut.push(performance.now() - t);
-      }
+  for (let i = 0; i < opts.queries; i++) {
+    const input: Input<'episode.query'> = { projectId: projects[i % 2]!.id, sceneType: r.pick(SCENES), text: r.pick(texts) };
+    let t = performance.now();
+    await must('episode.query', input);
+    queryMs.push(performance.now() - t);
+    const q = retrieveQueries[i % Math.max(1, retrieveQueries.length)];
+    if (q !== undefined) {
+      t = performance.now();
+      await must('memory.retrieve', { query: q, topN: 5 });
+      memoryRetrievePairedMs.push(performance.now() - t);
     }
-  };
-  await pairQueries(queryMs, memoryRetrievePairedMs);
+  }
   const rulesListMs: number[] = [];
   const memoryListPairedMs: number[] = [];
   for (let i = 0; i < opts.lists; i++) {
