@@ -115,8 +115,8 @@ export function lifecycleSection(res: LifecycleBenchResult): string[] {
       out.push(`Write transactions of ${SLOW_TRANSACTION_MS} ms or more while it ran (the clean-up's slices and the foreground's writes), the slowest 15 of ${slow.length}:`, '');
       for (const t of [...slow].sort((a, b) => b.ms - a.ms).slice(0, 15)) out.push(`- ${t.ms} ms ${t.slice ? 'clean-up slice' : 'foreground write'} — ${ioText(t.io)}`);
       const fg = slow.filter((t) => !t.slice);
-      const ckpt = (xs: typeof slow) => xs.filter((t) => t.io.flushes >= 2).length;
-      out.push('', `Of these, ${fg.length} foreground writes (${ckpt(fg)} with a checkpoint: ≥ 2 flushes) and ${slow.length - fg.length} slices (${ckpt(slow) - ckpt(fg)} with a checkpoint).`);
+      const ckpt = (xs: typeof slow) => xs.filter((t) => t.io.dbPageWrites > 0).length;
+      out.push('', `Of these, ${fg.length} foreground writes (${ckpt(fg)} with a checkpoint: pages copied into the database file) and ${slow.length - fg.length} slices (${ckpt(slow) - ckpt(fg)} with a checkpoint).`);
       out.push('');
     }
   }

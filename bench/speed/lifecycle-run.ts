@@ -46,11 +46,11 @@ export async function runLifecycleBench(opts: { dist: string; cache: string; por
       notes: [
         'a fresh Chromium profile (fresh OPFS); the old project (episodes recorded by the same engine on native SQLite with its clock set 500 → 100 days back) imported into the OPFS pool before the DB worker opened it',
         'foreground: episode.record one at a time (two projects, 1–3 corpus candidates), an episode.query (project + scene type + corpus text) after every second write, a rules.list after every tenth; each a full round trip page → DB worker (Comlink) → engine → page, awaited one after another',
-        `clean-up: lifecycle.run {decay, compress, purge} — the call the jobs worker's lifecycle job makes — sent without waiting after half the writes, while the writes and retrievals go on; each phase runs in ~${LIFECYCLE_SLICE_MS} ms transactions of at most ~${LIFECYCLE_PAGE_BUDGET} pages appended to the WAL (store/slices.ts, LIFECYCLE_SLICE_MS, LIFECYCLE_PAGE_BUDGET; the WAL checkpointed every 200 frames, store/open-wasm.ts), ends by giving free pages back 32 a step (lifecycle/vacuum.ts), and reports its slices with the 5 slowest split into BEGIN / steps / COMMIT`,
+        `clean-up: lifecycle.run {decay, compress, purge} — the call the jobs worker's lifecycle job makes — sent without waiting after half the writes, while the writes and retrievals go on; each phase runs in ~${LIFECYCLE_SLICE_MS} ms transactions of at most ~${LIFECYCLE_PAGE_BUDGET} pages appended to the WAL (store/slices.ts, LIFECYCLE_SLICE_MS, LIFECYCLE_PAGE_BUDGET; the WAL checkpointed between the slices every ~64 pages, store/checkpoint-slices.ts), ends by giving free pages back 32 a step (lifecycle/vacuum.ts), and reports its slices with the 5 slowest split into BEGIN / steps / COMMIT`,
         'the longest waits are lined up with the foreground calls and the slow slices they overlapped (the page\'s and the worker\'s clocks: performance.timeOrigin + now())',
         'stall: stall.ts\'s probe (session.list every 5 ms) while the clean-up runs; "while cleaning" = foreground calls that started or ended while it ran',
         'no jobs worker in the harness page: nothing else runs a clean-up',
-        'file I/O (store/io-counters.ts, counts and times at the OPFS sync access handle): a slow slice\'s COMMIT split into page writes and flushes; a COMMIT with ≥ 2 flushes checkpointed the WAL',
+        'file I/O (store/io-counters.ts, counts and times at the OPFS sync access handle): a slow slice\'s COMMIT split into page writes and flushes; a COMMIT that copied pages into the database file checkpointed the WAL',
       ],
     });
     mkdirSync(dirname(opts.out), { recursive: true });

@@ -116,6 +116,8 @@ export function createImportService(deps: {
   files: ProjectFileStore | undefined;
   /** The preview's slices (tests inject a clock that counts steps): how long one may run, and the clock that says. */
   previewSlices?: { budgetMs?: number; now?: () => number; onSlice?: (rowsDone: number) => void };
+  /** The WAL pages written so far, read by the apply's checkpoints between slices (default: the OPFS counters). */
+  pagesWritten?: () => number | null;
 }) {
   const { driver, clock, ids, log } = deps.env;
   let staged: Staged | null = null;
@@ -257,7 +259,7 @@ export function createImportService(deps: {
           try {
             await runInSlices({
               // The WAL checkpointed between slices, not inside one's COMMIT (store/checkpoint-slices.ts, issue 16).
-              driver: checkpointBetweenSlices(driver).driver,
+              driver: checkpointBetweenSlices(driver, deps.pagesWritten ? { pagesWritten: deps.pagesWritten } : {}).driver,
               budgetCoversCommit: true,
               step: () => {
                 if (!rowsWritten) {
