@@ -6,7 +6,10 @@
  *
  *   npx tsx bench/speed/recall-scale-probe.ts --db small.sqlite --db large.sqlite [--per-kind 25] [--rounds 3]
  *        [--recent 100000] [--part-size 100000 --part-phase 50000 --parts 2] [--detail-column] [--store 300]
- *        [--out /tmp/probe.json]
+ *        [--fill 100000,1000000] [--out /tmp/probe.json]
+ *
+ * `--fill`: the turns of each `--db` in order; a file that does not exist yet is made first by the bench's own fill
+ * (`filledSnapshot`, seed 42; the corpus is prefix-stable, so the smaller store is the larger one's first turns).
  *
  * Besides the engine as it is ('full'), it measures prototypes of a bounded index without changing the app: the
  * driver handed to the engine rewrites the two ranked statements of a windowed lane (turn-index.ts `ranked` and
@@ -35,11 +38,12 @@ import type { RecallResponse } from '../../src/lib/domain/recall/types';
 import { createCaller } from '../../src/lib/engine/client/caller';
 import { createEngine } from '../../src/lib/engine/engine';
 import { createBetterSqlite3Driver } from '../../src/lib/engine/store/better-sqlite3-driver';
-import type { SqlDriver } from '../../src/lib/engine/store/driver';
+import type { SqlDriver, SqlParam, SqlParams } from '../../src/lib/engine/store/driver';
 import { MESSAGE_BM25, MESSAGE_FTS_INSERT, messageFtsColumns } from '../../src/lib/engine/store/fts-columns';
 import { loadMigrationsFromDisk } from '../../src/lib/engine/store/migrations-fs';
 import { generateQueries } from '../lib/corpus';
 import { percentile } from '../lib/stats';
+import { filledSnapshot } from './native';
 
 const argv = process.argv.slice(2);
 const many = (name: string) => argv.flatMap((a, i) => (a === `--${name}` && argv[i + 1] ? [argv[i + 1] as string] : []));
@@ -64,6 +68,8 @@ const LIMIT = 5;
 const FTS_DEF = (name: string, detail: string) =>
   `CREATE VIRTUAL TABLE ${name} USING fts5(body, extra, symbols, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1${detail})`;
 
+/** The statement's parameters when given by position (turn-index.ts passes them so). */
+const positional = (p: SqlParams | undefined): readonly SqlParam[] | null => (Array.isArray(p) ? (p as readonly SqlParam[]) : null);
 const ms = (f: () => unknown) => {
   const t0 = performance.now();
   f();
@@ -151,7 +157,8 @@ function open(path: string): Store {
     store.statements.set(key, list);
   };
   /** The statement the current mode runs: a windowed ranked statement moves to the prototype table covering it. */
-  const route = (sql: string, p: unknown[] | undefined): string => {
+  const route = (sql: string, params: SqlParams | undefined): string => {
+    const p = positional(params);
     if (!WINDOWED.some((w) => sql.includes(w)) || !p) return sql;
     const from = Number(p[1]);
     if (store.mode === 'full') {
@@ -169,7 +176,8 @@ function open(path: string): Store {
     return sql.replaceAll('messages_fts', table);
   };
   /** parts mode: a windowed statement run in each partition its window reaches, the rows merged; null: not served. */
-  const partitioned = <T>(sql: string, p: unknown[] | undefined): T[] | null => {
+  const partitioned = <T>(sql: string, params: SqlParams | undefined): T[] | null => {
+    const p = positional(params);
     if (store.mode !== 'parts' || !p || !WINDOWED.some((w) => sql.includes(w))) return null;
     const from = Number(p[1]);
     const s = (store.served.parts ??= { served: 0, fellBack: 0 });
@@ -211,6 +219,12 @@ function open(path: string): Store {
     return res.data as RecallResponse;
   };
   return store;
+}
+
+const fillTurns = one('fill', '').split(',').filter(Boolean).map(Number);
+for (const [i, turns] of fillTurns.entries()) {
+  const path = paths[i];
+  if (path) await filledSnapshot(path, turns);
 }
 
 const loadBefore = loadavg()[0];
