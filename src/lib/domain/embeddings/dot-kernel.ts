@@ -96,7 +96,7 @@ const section = (id: number, bytes: number[]) => [id, ...uleb(bytes.length), ...
 const name = (s: string) => [s.length, ...Array.from(s, (ch) => ch.charCodeAt(0))];
 
 /** The module's bytes: one function `dots` over an imported memory `m.mem`. */
-export function dotKernelBytes(): Uint8Array {
+export function dotKernelBytes(): Uint8Array<ArrayBuffer> {
   const fn = body();
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
