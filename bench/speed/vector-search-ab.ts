@@ -9,6 +9,7 @@
  *   near      — uniformly random directions, each question near a stored one (as a paraphrase is near what was said).
  *
  *   npx tsx bench/speed/vector-search-ab.ts --before /tmp/vi-before.ts [--rows 100500] [--dims 384] [--rounds 6]
+ *   npx tsx bench/speed/vector-search-ab.ts --before js    A: today's index with exact scoring in JS (no SIMD kernel)
  */
 import { quantise } from '../../src/lib/domain/embeddings/quantise';
 import { VectorIndex as After } from '../../src/lib/domain/embeddings/vector-index';
@@ -31,7 +32,14 @@ const rounds = Number(arg('rounds', '6'));
 const questions = Number(arg('questions', '30'));
 const beforePath = arg('before', '');
 if (!beforePath) throw new Error('--before <path of the earlier vector-index.ts> is required');
-const Before = ((await import(beforePath)) as { VectorIndex: IndexClass }).VectorIndex;
+const Before: IndexClass =
+  beforePath === 'js'
+    ? class extends After {
+        constructor(d: number, c?: number) {
+          super(d, c, 'js');
+        }
+      }
+    : ((await import(beforePath)) as { VectorIndex: IndexClass }).VectorIndex;
 
 const cpuMs = (): number => {
   const u = process.cpuUsage();

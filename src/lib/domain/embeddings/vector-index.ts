@@ -16,9 +16,14 @@
  * measured agreement). Small indexes, and a search whose `allow` rejected shortlisted rows and found fewer than k,
  * are scored exactly.
  *
+ * Exact scoring runs in WebAssembly SIMD (dot-kernel.ts) where the engine has it and dims is a multiple of 16 (the
+ * rows then live in the kernel's memory); the JS loop otherwise. Same integer sums, same hits.
+ *
  * Memory per vector: dims bytes (int8) + dims/8 bytes (sign bits) + 8 (id) + 4 (length) + 4 (stage-1 scratch)
  * + the id → row Map entry; at 384 dims 448 B + the Map's ≈ 30–40 B.
  */
+import { dotKernel, instantiateDots, type DotsFn } from './dot-kernel';
+
 export interface VectorHit {
   id: number;
   cosine: number;
@@ -32,6 +37,15 @@ const SHIFT = 3;
 const SCREEN_PER_SHORTLIST = 10;
 /** Byte order of this machine's typed arrays (every browser and Node target is little-endian; checked all the same). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+const PAGE = 65536;
+
+/** The rows in a WebAssembly memory the dot kernel reads: [question i16 × dims][rows][scratch]. */
+interface Kernel {
+  memory: WebAssembly.Memory;
+  dots: DotsFn;
+  /** Byte offset of the rows (after the question, 16-aligned). */
+  dataAt: number;
+}
 
 export class VectorIndex {
   readonly dims: number;
@@ -49,15 +63,28 @@ export class VectorIndex {
   #size = 0;
   /** id → row */
   #rows = new Map<number, number>();
+  #kernel: Kernel | null = null;
 
-  constructor(dims: number, capacity = 1024) {
+  /** `scoring`: 'js' keeps exact scoring in JS even where the WebAssembly kernel runs (tests and benches compare). */
+  constructor(dims: number, capacity = 1024, scoring: 'auto' | 'js' = 'auto') {
     this.dims = dims;
     this.signBytes = Math.ceil(dims / 8);
-    this.#data = new Int8Array(dims * capacity);
+    const module = scoring === 'auto' && dims > 0 && dims % 16 === 0 ? dotKernel() : null;
+    if (module) {
+      const dataAt = Math.ceil((dims * 2) / 16) * 16;
+      const memory = new WebAssembly.Memory({ initial: Math.ceil((dataAt + dims * capacity) / PAGE) });
+      this.#kernel = { memory, dots: instantiateDots(module, memory), dataAt };
+      this.#data = new Int8Array(memory.buffer, dataAt, dims * capacity);
+    } else this.#data = new Int8Array(dims * capacity);
     this.#bits = new Uint8Array(this.signBytes * capacity);
     this.#dist = new Int32Array(capacity);
     this.#ids = new Float64Array(capacity);
     this.#norms = new Float32Array(capacity);
+  }
+
+  /** Whether exact scoring runs in the WebAssembly kernel. */
+  get simd(): boolean {
+    return this.#kernel !== null;
   }
 
   get size(): number {
@@ -117,18 +144,53 @@ export class VectorIndex {
     const q = new Int32Array(query);
     const shortlist = Math.max(opts.k, Math.floor(opts.shortlist ?? Math.max(40 * opts.k, 1000)));
     const heap: VectorHit[] = [];
-    if (opts.exact || this.#size <= EXACT_BELOW_SHORTLISTS * shortlist) {
-      for (let row = 0; row < this.#size; row++) this.#score(row, q, qn, opts, heap);
-    } else {
-      let rejected = 0;
-      for (const row of this.#shortlist(query, shortlist, opts.screen)) if (this.#score(row, q, qn, opts, heap) === 'rejected') rejected++;
+    if (opts.exact || this.#size <= EXACT_BELOW_SHORTLISTS * shortlist) this.#scoreAll(query, q, qn, opts, heap);
+    else {
       // `allow` threw out part of the shortlist and too few are left: the rest of the index may hold allowed ones.
-      if (rejected > 0 && heap.length < opts.k) {
+      if (this.#scoreRows(this.#shortlist(query, shortlist, opts.screen), query, q, qn, opts, heap) > 0 && heap.length < opts.k) {
         heap.length = 0;
-        for (let row = 0; row < this.#size; row++) this.#score(row, q, qn, opts, heap);
+        this.#scoreAll(query, q, qn, opts, heap);
       }
     }
     return heap.sort((x, y) => y.cosine - x.cosine || y.id - x.id);
+  }
+
+  #scoreAll(query: Int8Array, q: Int32Array, qn: number, opts: ScoreOpts, heap: VectorHit[]): void {
+    if (!this.#kernel) {
+      for (let row = 0; row < this.#size; row++) this.#consider(row, this.#dot(row, q), qn, opts, heap);
+      return;
+    }
+    const rows = new Int32Array(this.#size);
+    for (let row = 0; row < rows.length; row++) rows[row] = row;
+    this.#scoreRows(rows, query, q, qn, opts, heap);
+  }
+
+  /** Scores `rows` into the heap; how many `allow` rejected. */
+  #scoreRows(rows: Int32Array, query: Int8Array, q: Int32Array, qn: number, opts: ScoreOpts, heap: VectorHit[]): number {
+    let rejected = 0;
+    const kernel = this.#kernel;
+    if (!kernel) {
+      for (const row of rows) if (this.#consider(row, this.#dot(row, q), qn, opts, heap) === 'rejected') rejected++;
+      return rejected;
+    }
+    const { dims } = this;
+    const { dataAt } = kernel;
+    const dataBytes = this.#data.length;
+    const rowsAt = dataAt + dataBytes;
+    const outAt = rowsAt + rows.length * 4;
+    const need = outAt + rows.length * 4;
+    if (kernel.memory.buffer.byteLength < need) {
+      // Growing detaches every view of the memory (their length reads 0 after): the rows' view is made anew.
+      kernel.memory.grow(Math.ceil((need - kernel.memory.buffer.byteLength) / PAGE));
+      this.#data = new Int8Array(kernel.memory.buffer, dataAt, dataBytes);
+    }
+    const buffer = kernel.memory.buffer;
+    new Int16Array(buffer, 0, dims).set(query);
+    new Int32Array(buffer, rowsAt, rows.length).set(rows);
+    kernel.dots(0, dataAt, rowsAt, rows.length, dims, outAt);
+    const dots = new Int32Array(buffer, outAt, rows.length);
+    for (let i = 0; i < rows.length; i++) if (this.#consider(rows[i] as number, dots[i] as number, qn, opts, heap) === 'rejected') rejected++;
+    return rejected;
   }
 
   /**
@@ -189,12 +251,10 @@ export class VectorIndex {
     return select(scores, screened, screened.length, hist, n, offset);
   }
 
-  /** Scores one row into the heap: 'kept', 'skipped' (zero, below the floor or not better than the k-th), 'rejected' by allow. */
-  #score(row: number, q: Int32Array, qn: number, opts: { k: number; floor: number; allow?: (id: number) => boolean }, heap: VectorHit[]): 'kept' | 'skipped' | 'rejected' {
+  /** The int8 dot product of row `row` with the question (the JS path). */
+  #dot(row: number, q: Int32Array): number {
     const { dims } = this;
     const data = this.#data;
-    const norm = this.#norms[row] as number;
-    if (!(norm > 0)) return 'skipped';
     let a = 0;
     let b = 0;
     let o = row * dims;
@@ -204,7 +264,14 @@ export class VectorIndex {
       b += (data[o + 1] as number) * (q[j + 1] as number);
     }
     if (j < dims) a += (data[o] as number) * (q[j] as number);
-    const cosine = (a + b) / (norm * qn);
+    return a + b;
+  }
+
+  /** One row's dot product into the heap: 'kept', 'skipped' (zero, below the floor or not better than the k-th), 'rejected' by allow. */
+  #consider(row: number, dot: number, qn: number, opts: ScoreOpts, heap: VectorHit[]): 'kept' | 'skipped' | 'rejected' {
+    const norm = this.#norms[row] as number;
+    if (!(norm > 0)) return 'skipped';
+    const cosine = dot / (norm * qn);
     if (cosine < opts.floor || (heap.length === opts.k && cosine <= (heap[0] as VectorHit).cosine)) return 'skipped';
     const id = this.#ids[row] as number;
     if (opts.allow && !opts.allow(id)) return 'rejected';
@@ -215,9 +282,18 @@ export class VectorIndex {
 
   #grow(): void {
     const capacity = this.#ids.length * 2;
-    const data = new Int8Array(this.dims * capacity);
-    data.set(this.#data);
-    this.#data = data;
+    const kernel = this.#kernel;
+    if (kernel) {
+      // The rows stay where they are; the memory grows past them (its old views are detached).
+      const need = kernel.dataAt + this.dims * capacity;
+      const have = kernel.memory.buffer.byteLength;
+      if (have < need) kernel.memory.grow(Math.ceil((need - have) / PAGE));
+      this.#data = new Int8Array(kernel.memory.buffer, kernel.dataAt, this.dims * capacity);
+    } else {
+      const data = new Int8Array(this.dims * capacity);
+      data.set(this.#data);
+      this.#data = data;
+    }
     const ids = new Float64Array(capacity);
     ids.set(this.#ids);
     this.#ids = ids;
@@ -230,6 +306,8 @@ export class VectorIndex {
     this.#dist = new Int32Array(capacity);
   }
 }
+
+type ScoreOpts = { k: number; floor: number; allow?: (id: number) => boolean };
 
 /** The signs of `v` (bit set: positive) packed 8 to a byte into `out` from `at`. */
 function signBits(v: Int8Array, out: Uint8Array, at: number): void {
