@@ -77,9 +77,13 @@ describe('backup.importStep', () => {
   }, 60_000);
 
   it('a CLI import running in another process lets a store through while it is still writing', async () => {
-    const file = await exportWith(12_000);
+    const file = await exportWith(36_000);
     const target = join(project.dir, 'target.db');
     openFileEngine({ dbPath: target }).close();
+    // The storing process is open before the import starts, and the import is 36 steps of 1,000 rows: each of the
+    // store's two calls waits up to a step and for the importer to see it waiting (~0.5 s each on a quiet machine,
+    // where 12,000 rows were imported in ~1.1 s — before the store's second call had gone in).
+    const db = openFileEngine({ dbPath: target, command: 'store' });
     const importer = spawnCli(['import', file, '--db', target]);
     let stdout = '';
     importer.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -95,7 +99,6 @@ describe('backup.importStep', () => {
     // Wait until the importer is writing rows.
     for (let i = 0; i < 600 && !importerNote()?.writing; i++) await new Promise((r) => setTimeout(r, 50));
     expect(importerNote()?.writing).toBeTruthy();
-    const db = openFileEngine({ dbPath: target, command: 'store' });
     try {
       expectOk(await db.engine.call('session.create', { id: 'conv-during-import' }));
       expectOk(await db.engine.call('message.append', { sessionId: 'conv-during-import', role: 'user', content: 'written while importing' }));
@@ -105,7 +108,7 @@ describe('backup.importStep', () => {
       db.close();
     }
     expect(await exited).toBe(0);
-    expect(jsonOf(stdout)).toMatchObject({ mode: 'merge', tables: { messages: { added: 12_000 } } });
+    expect(jsonOf(stdout)).toMatchObject({ mode: 'merge', tables: { messages: { added: 36_000 } } });
     const after = openFileEngine({ dbPath: target });
     try {
       expect(expectOk(await after.engine.call('message.list', { sessionId: 'conv-big', limit: 1 }))).toHaveLength(1);
