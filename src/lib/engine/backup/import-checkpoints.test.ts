@@ -20,9 +20,16 @@ async function applyCounting(pagesCounted: boolean) {
   const b = await createBackupTestEngine({ idPrefix: 'b' });
   let depth = 0;
   let commits = 0;
+  let slowWrites = false;
   const checkpointsInTransaction: boolean[] = [];
   const driver: SqlDriver = {
     ...b.driver,
+    // While the apply runs each write takes at least 2 ms of wall time, so its 20 ms slices hold at most ~10 writes
+    // on any machine: enough slices for several checkpoints however fast the machine is (slices end by the clock).
+    run: (sql, p) => {
+      if (slowWrites) for (const until = performance.now() + 2; performance.now() < until; );
+      return b.driver.run(sql, p);
+    },
     transaction: (fn) => {
       depth++;
       try {
@@ -45,7 +52,9 @@ async function applyCounting(pagesCounted: boolean) {
   const apply = imports.apply(preview.token, 'merge');
   const written = driver.transaction(() => apply.write());
   commits = 0;
+  slowWrites = true;
   const result = await apply.then(written);
+  slowWrites = false;
   const messages = b.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages')?.n ?? 0;
   return { result, commits, messages, checkpointsInTransaction };
 }
