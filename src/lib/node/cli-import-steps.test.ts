@@ -80,9 +80,10 @@ describe('backup.importStep', () => {
     const file = await exportWith(36_000);
     const target = join(project.dir, 'target.db');
     openFileEngine({ dbPath: target }).close();
-    // The storing process is open before the import starts, and the import is 36 steps of 1,000 rows: each of the
-    // store's two calls waits up to a step and for the importer to see it waiting (~0.5 s each on a quiet machine,
-    // where 12,000 rows were imported in ~1.1 s — before the store's second call had gone in).
+    // The storing process is open before the import starts, and the import is 36 steps of 1,000 rows. Each of the
+    // store's calls announces its wait after 50 ms and goes in when the importer's step ends (both calls ~0.13 s,
+    // import ~1.4 s on a quiet machine). When a wait was announced only after a whole second, the store's calls took
+    // ~1.07 s against an import of ~1.25 s, and a faster machine finished the import first.
     const db = openFileEngine({ dbPath: target, command: 'store' });
     const importer = spawnCli(['import', file, '--db', target]);
     let stdout = '';

@@ -28,7 +28,12 @@ export const DB_FOLDER = '.engram';
 export const DB_FILE_NAME = 'conversation-memory.db';
 /** 002 REQ-LTM-008: a writer waits this long for another process's write lock before giving up. */
 export const BUSY_TIMEOUT_MS = 5000;
-/** While waiting for the write lock, how soon the wait is announced (and the holder named). */
+/**
+ * While waiting for the write lock: how soon the wait is announced (the holder named, and the note an
+ * import reads between its steps to step aside) — at once, since a stepping import never lets a silent
+ * waiter in — and how long each later slice of the wait is.
+ */
+const LOCK_FIRST_SLICE_MS = 50;
 const LOCK_SLICE_MS = 1000;
 
 /** `--db` wins; otherwise `<projectRoot>/.engram/conversation-memory.db` (projectRoot defaults to the working directory). */
@@ -112,6 +117,7 @@ export function openFileEngine(opts: OpenFileOptions): FileEngine {
       lockWait: {
         busyTimeoutMs: BUSY_TIMEOUT_MS,
         sliceMs: LOCK_SLICE_MS,
+        firstSliceMs: LOCK_FIRST_SLICE_MS,
         onLockWait: () => {
           presence.waiting(true);
           opts.onLockWait?.(describeHolders(presence.others()));

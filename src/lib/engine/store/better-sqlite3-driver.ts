@@ -3,11 +3,12 @@ import { createTransactionRunner, normaliseParam, type Row, type SqlDriver, type
 
 export interface BetterSqlite3Options {
   /**
-   * Waiting for another process's write lock (BEGIN IMMEDIATE): it is tried in short slices of
-   * `sliceMs` for up to `busyTimeoutMs` in all, and `onLockWait` is told once when the first slice
-   * found the lock taken — so the caller can say who holds it while the wait goes on.
+   * Waiting for another process's write lock (BEGIN IMMEDIATE): it is tried first for `firstSliceMs`
+   * (default `sliceMs`), then in slices of `sliceMs`, for up to `busyTimeoutMs` in all; `onLockWait` is
+   * told once when the first slice found the lock taken — so the caller can say who holds it (and a
+   * holder that writes in steps can see someone waits) while the wait goes on.
    */
-  lockWait?: { busyTimeoutMs: number; sliceMs: number; onLockWait(): void; onLockWaitOver?(): void };
+  lockWait?: { busyTimeoutMs: number; sliceMs: number; firstSliceMs?: number; onLockWait(): void; onLockWaitOver?(): void };
   /** Turns a failure into the one that says what happened (e.g. a busy lock that names its holder). */
   translateError?: (err: unknown) => unknown;
 }
@@ -32,7 +33,8 @@ export function createBetterSqlite3Driver(db: BetterSqlite3.Database, opts: Bett
     let told = false;
     try {
       for (;;) {
-        db.pragma(`busy_timeout = ${Math.max(1, Math.min(wait.sliceMs, deadline - Date.now()))}`);
+        const slice = told ? wait.sliceMs : (wait.firstSliceMs ?? wait.sliceMs);
+        db.pragma(`busy_timeout = ${Math.max(1, Math.min(slice, deadline - Date.now()))}`);
         try {
           db.exec('BEGIN IMMEDIATE');
           return;
