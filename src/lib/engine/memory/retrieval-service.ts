@@ -170,10 +170,13 @@ export function createRetrievalService(deps: {
       const scope: CandidateScope = { projectId: input.projectId ?? null };
       // 001 "Working memory context boost": the topic's keywords join the search condition.
       const terms = [...new Map([...keywords, ...topicKeywords].map((k) => [k.toLowerCase(), k])).values()];
+      // Meaning-based recall (issue 18): the message's nearest memories, fused with keyword_score by rank. Asked
+      // before the keyword candidates are read, so the question's embedding and the vector search run beside them
+      // (the search worker, the endpoint) instead of after them.
+      const pendingLane = deps.semantic ? deps.semantic.lane('memory', input.query) : null;
       const lexical = keywordCandidates({ query: input.query, keywords, terms, sessionId: input.sessionId }, scope);
       const { ftsFailed } = lexical;
-      // Meaning-based recall (issue 18): the message's nearest memories, fused with keyword_score by rank.
-      const lane = deps.semantic ? await deps.semantic.lane('memory', input.query) : null;
+      const lane = pendingLane ? await pendingLane : null;
       const found = lane && lane.hits.size ? withMeaning(lexical.found, lane.hits, scope, retrieval) : lexical.found;
       const candidates = new Map(found.map((c) => [c.memory.id, c]));
       if (preferenceQuery) {
