@@ -53,6 +53,11 @@ export interface BuildInput {
 }
 
 const QUERY_CHARS = 4000;
+
+/** What the context's recall and memory retrieval search for: the message, and the selected text when there is one. */
+export function contextQuery(message: string, selectionText?: string): string {
+  return [message, selectionText ?? ''].join('\n').slice(0, QUERY_CHARS);
+}
 const unavailable = (s: LayerInput['status']) => s === 'missing' || s === 'timeout' || s === 'canceled';
 
 /** L4 is several sources; one failing degrades the layer, all failing make it unavailable. */
@@ -172,7 +177,7 @@ export function createContextService(deps: ContextDeps) {
       ? { status: 'degraded', items: immediate, reason: windowPart.reason ?? 'missing' }
       : { status: 'ok', items: [...windowPart.items, ...immediate] };
 
-    const query = [input.message, input.selection?.text ?? ''].join('\n').slice(0, QUERY_CHARS);
+    const query = contextQuery(input.message, input.selection?.text);
     const topN = typeof rules?.memories === 'object' && rules.memories.topN !== undefined ? rules.memories.topN : cfg['memory.rag_top_n'];
     const history = wants('summaries') && (session !== null || input.kind === 'chat');
     const needsFiles = wants('characters') || wants('project-settings') || wants('style');

@@ -181,6 +181,48 @@ describe('meaning-based recall (issue 18)', () => {
     expect(found?.score.keywordParts?.semantic).toBeGreaterThan(0);
   });
 
+  it('a question embedded while it is typed is not asked for again when it is sent, and a recall meanwhile shares the request', async () => {
+    await chat(HISTORY);
+    await configure(endpoint());
+    await fill(endpoint());
+    const asked = (text: string) => server.requests.filter((r) => ((r.body as { input?: string[] }).input ?? []).includes(text)).length;
+    const question = 'When did I adopt my dog from the shelter?';
+    expect(expectOk(await t.engine.call('embeddings.prepare', { text: question }))).toEqual({ state: 'embedded' });
+    expect(expectOk(await t.engine.call('embeddings.prepare', { text: question }))).toEqual({ state: 'cached' });
+    const res = await ask(question);
+    expect(res.query.semantic.state).toBe('on');
+    expect(res.results.some((r) => r.content === PUPPY)).toBe(true);
+    expect(asked(question)).toBe(1);
+
+    // Sent before the typed question's embedding came back: the recall waits for that request, not a second one.
+    const next = 'Where did the pup come from?';
+    const typed = t.engine.call('embeddings.prepare', { text: next });
+    const sent = ask(next);
+    expect(expectOk(await typed)).toEqual({ state: 'embedded' });
+    expect((await sent).query.semantic.state).toBe('on');
+    expect(asked(next)).toBe(1);
+
+    // A chat message: the context's recall and memory retrieval both find the vector the composer asked for.
+    const message = 'Is the rescue pup still sleeping all day?';
+    expect(expectOk(await t.engine.call('embeddings.prepare', { text: message, as: 'message' }))).toEqual({ state: 'embedded' });
+    const s = await chat(['first']);
+    expectOk(await t.engine.call('turn.prepare', { sessionId: s, content: message, locale: 'en', requestId: 'req-typed-message' }));
+    expect(server.requests.filter((r) => ((r.body as { input?: string[] }).input ?? []).some((x) => x.startsWith(message)))).toHaveLength(1);
+  });
+
+  it('embeds nothing ahead of sending for an endpoint off this device, when off, or while the endpoint is failing', async () => {
+    expect(expectOk(await t.engine.call('embeddings.prepare', { text: 'dog' }))).toEqual({ state: 'off' });
+    // The fake server is on 127.0.0.1; the same server named by another host is "elsewhere" (never contacted here).
+    await configure(endpoint('nomic-embed-text', 'http://models.example.org:9/v1'));
+    expect(expectOk(await t.engine.call('embeddings.prepare', { text: 'dog' }))).toEqual({ state: 'remote' });
+    await configure(endpoint());
+    await server.close();
+    expect(expectOk(await t.engine.call('embeddings.prepare', { text: 'dog' }))).toEqual({ state: 'degraded' });
+    expect(expectOk(await t.engine.call('embeddings.prepare', { text: 'cat' }))).toEqual({ state: 'degraded' });
+    expect(expectOk(await t.engine.call('embeddings.status', {}))).toMatchObject({ state: 'degraded' });
+    server = await startFakeOpenAi({ models: MODELS, synonyms: SYNONYMS, embeddingDims: 96 });
+  });
+
   it('refuses a bad endpoint, naming the field, and changes nothing', async () => {
     const res = await t.engine.call('embeddings.configure', { endpoint: { baseUrl: 'file:///etc', apiKey: '', model: 'm', timeoutMs: 5000 } });
     expect(res.ok).toBe(false);

@@ -24,6 +24,7 @@ import type { RecallQueryInfo } from '../../domain/recall/types';
 import { quantise } from '../../domain/embeddings/quantise';
 import { EngineError } from '../../domain/errors';
 import type { EmbeddingKind, EmbeddingStore } from './embedding-store';
+import type { PrepareState } from './types';
 import { createVectorIndexes, MirroredIndex, type VectorIndexes } from './vector-loader';
 import { createVectorSearchClient, indexKey, type VectorSearchClient, type VectorWorkerFactory } from './vector-search-client';
 
@@ -46,6 +47,18 @@ export interface SemanticLaneResult {
 }
 
 const QUERY_CACHE = 64;
+
+
+/** An endpoint on this device (loopback): the only kind a question is sent to before the person sends it. */
+export function isLocalEndpoint(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
 
 export function createSemanticService(deps: {
   store: EmbeddingStore;
@@ -104,6 +117,9 @@ export function createSemanticService(deps: {
     return Math.min(cfg.semanticTimeoutMs, endpoint?.timeoutMs ?? cfg.semanticTimeoutMs);
   };
 
+  /** Questions being embedded ahead of their recall (`prepare`): a recall asked meanwhile waits for the same answer. */
+  const preparing = new Map<string, Promise<Int8Array>>();
+
   async function queryVector(model: string, text: string): Promise<Int8Array> {
     const cached = cachedVector(model, text);
     if (cached) return cached;
@@ -111,6 +127,17 @@ export function createSemanticService(deps: {
     const q = quantise(vector ?? []);
     remember(model, text, q);
     return q;
+  }
+
+  /**
+   * The question's vector from the cache, or the `prepare` still on its way for it (which resolves to undefined if it
+   * fails). Synchronous unless one is on its way: `lane` must ask the search worker before its caller's lexical lanes.
+   */
+  function knownVector(model: string, text: string): Int8Array | Promise<Int8Array | undefined> | undefined {
+    const cached = cachedVector(model, text);
+    if (cached) return cached;
+    const pending = preparing.get(cacheKey(model, text));
+    return pending ? pending.catch(() => undefined) : undefined;
   }
 
   const failed = (reason: string) => {
@@ -151,6 +178,35 @@ export function createSemanticService(deps: {
       worker?.dispose();
       worker = null;
     },
+    /**
+     * A question while it is typed (`embeddings.prepare`): its vector is asked for now, so the recall that follows
+     * finds it cached — or waits for this same request — instead of asking the endpoint after the person presses
+     * Enter. Only for an endpoint on this device (`isLocalEndpoint`): text the person has not sent never goes to a
+     * server elsewhere. Nothing is asked while meaning-based recall is off, failing, or the vector is already known.
+     */
+    async prepare(text: string): Promise<PrepareState> {
+      const cfg = deps.config();
+      if (!endpoint || !(cfg.semanticWeight > 0)) return 'off';
+      if (!isLocalEndpoint(endpoint.baseUrl)) return 'remote';
+      if (deps.now() < failedUntil) return 'degraded';
+      const { model } = endpoint;
+      const key = cacheKey(model, text);
+      if (cachedVector(model, text)) return 'cached';
+      const inFlight = preparing.get(key);
+      if (inFlight) return inFlight.then(() => 'embedded' as const, () => 'degraded' as const);
+      const pending = queryVector(model, text);
+      preparing.set(key, pending);
+      try {
+        await pending;
+        lastFailure = null;
+        return 'embedded';
+      } catch (err) {
+        failed(err instanceof EngineError ? String(err.details?.reason ?? err.code) : 'unreachable');
+        return 'degraded';
+      } finally {
+        preparing.delete(key);
+      }
+    },
     /** The nearest turns or memories to `text` by meaning, or why there are none. */
     async lane(kind: EmbeddingKind, text: string): Promise<SemanticLaneResult> {
       const cfg = deps.config();
@@ -162,8 +218,9 @@ export function createSemanticService(deps: {
       if (loading) return degraded(model, 'index-loading', null);
       if (!idx || idx.size === 0) return degraded(model, 'no-vectors', 0);
       if (deps.now() < failedUntil) return degraded(model, lastFailure ?? 'unreachable', null);
-      const cached = cachedVector(model, text);
       const started = performance.now();
+      const known = knownVector(model, text);
+      const cached = known instanceof Promise ? await known : known;
       if (idx instanceof MirroredIndex) {
         // The search worker holds the vectors: asked now, before this call returns — the caller runs the lexical
         // lanes while it embeds the question (when not cached) and searches on the other core.

@@ -24,3 +24,13 @@ export interface StoreResult {
   /** Vectors of other models removed (a model change re-embeds). */
   replacedModels: number;
 }
+
+/**
+ * What `embeddings.prepare` did with a question being typed:
+ * off       no embedding model configured (or meaning-based recall weighted 0): nothing asked
+ * remote    the endpoint is not on this device: nothing is sent before the person sends it
+ * degraded  the endpoint failed lately (or failed now): nothing asked until it is retried
+ * cached    the question's vector was already known
+ * embedded  the question's vector was asked for now and is cached for its recall
+ */
+export type PrepareState = 'off' | 'remote' | 'degraded' | 'cached' | 'embedded';

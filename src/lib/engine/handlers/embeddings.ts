@@ -1,11 +1,12 @@
 import { quantise } from '../../domain/embeddings/quantise';
 import type { EmbeddingStatus } from '../embeddings/types';
+import { contextQuery } from '../context/context-service';
 import { toBytes } from '../embeddings/semantic-service';
 import type { Services } from '../services';
 import type { Handlers } from './index';
 
 /** Meaning-based recall (issue 18): configuration from the page, the background fill's reads and writes. */
-export function embeddingHandlers(s: Services): Handlers<'embeddings.configure' | 'embeddings.status' | 'embeddings.pending' | 'embeddings.store'> {
+export function embeddingHandlers(s: Services): Handlers<'embeddings.configure' | 'embeddings.prepare' | 'embeddings.status' | 'embeddings.pending' | 'embeddings.store'> {
   const { store, semantic } = s.embeddings;
   const status = (): EmbeddingStatus => {
     const endpoint = semantic.endpoint();
@@ -19,6 +20,9 @@ export function embeddingHandlers(s: Services): Handlers<'embeddings.configure' 
       semantic.configure(input.endpoint);
       return status();
     },
+    'embeddings.prepare': async (input) => ({
+      state: await semantic.prepare(input.as === 'message' ? contextQuery(input.text, input.selectionText) : input.text),
+    }),
     'embeddings.status': () => status(),
     'embeddings.pending': (input) => ({ items: store.pending(input.model, input.limit) }),
     'embeddings.store': (input) => {

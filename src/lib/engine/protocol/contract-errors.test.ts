@@ -200,6 +200,7 @@ const paths: Record<Method, Paths> = {
   'import.status': strict,
   'export.markdown': () => [{ scope: { kind: 'session', id: MISSING } }, { scope: { kind: 'project', id: MISSING } }, { scope: { kind: 'all' } }],
   'embeddings.configure': () => [{ endpoint: { baseUrl: 'ftp://x', apiKey: '', model: 'm', timeoutMs: 5000 } }, { endpoint: { baseUrl: 'http://127.0.0.1:1/v1', apiKey: '', model: '', timeoutMs: 5000 } }],
+  'embeddings.prepare': () => [{ text: '' }, { text: 'q', as: 'selection' }, { text: 'q', extra: 1 }],
   'embeddings.status': strict,
   'embeddings.pending': () => [{ model: '' }, { model: 'm', limit: 0 }],
   'embeddings.store': () => [{ model: 'm', items: [] }, { model: 'm', items: [{ kind: 'turn', id: 1, vector: [] }] }],

@@ -686,6 +686,14 @@ export const contract = lazyEntries({
   // ── meaning-based recall: embeddings (issue 18) ───────────────────────────
   /** The endpoint and embedding model in force (from the page's model settings; kept in the DB worker's memory, never stored). */
   'embeddings.configure': () => call<Emb.EmbeddingStatus>()({ input: z.strictObject({ endpoint: embeddingInput.endpoint.nullable() }) }),
+  /**
+   * A question while it is typed: its embedding is asked for now (an endpoint on this device only), so the recall
+   * that follows it does not wait for the endpoint. `as: 'message'` embeds what a chat or skill message is recalled
+   * by (the message, and the selection); `as: 'ask'` the text as it is (recall.search).
+   */
+  'embeddings.prepare': () => call<{ state: Emb.PrepareState }>()({
+    input: z.strictObject({ text: z.string().min(1).max(200_000), as: z.enum(['ask', 'message']).default('ask'), selectionText: z.string().max(100_000).optional() }),
+  }),
   /** How far the background fill has come, and whether meaning-based recall is on, off or degraded (and why). */
   'embeddings.status': () => call<Emb.EmbeddingStatus>()({ input: none }),
   /** Texts the model has no vector for yet (memories first, then turns in order): the jobs worker embeds them. */
