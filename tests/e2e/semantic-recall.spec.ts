@@ -71,4 +71,31 @@ test.describe('issue 18 meaning-based recall', () => {
     await expect(page.getByTestId('recall-hit').first()).toContainText('kitchen tap');
     server = await startFakeOpenAi({ models: ['test-model'] });
   });
+
+  test('the question is embedded while it is typed: asking sends nothing more to the endpoint, and the composer does the same', async ({ page }) => {
+    await open(page, '/chat');
+    const s = await call<{ id: string }>(page, 'session.create', { title: 'the new dog' });
+    await call(page, 'message.append', { sessionId: s.id, role: 'user', content: PUPPY });
+    await configureModel(page, { baseUrl: server.url, model: 'test-model' });
+    await page.getByTestId('model-embedding').fill('nomic-embed-text');
+    await page.getByTestId('model-save').click();
+    await expect(page.getByTestId('embedding-status')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+    const embeddedTexts = () => server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/embeddings').flatMap((r) => (r.body as { input?: string[] }).input ?? []);
+
+    const question = 'When did I adopt my dog from the shelter?';
+    await page.goto('/recall');
+    await page.getByTestId('recall-search').pressSequentially(question, { delay: 5 });
+    // Typing paused: the question went to the endpoint before anything was asked.
+    await expect.poll(() => embeddedTexts().filter((t) => t === question).length, { timeout: 10_000 }).toBe(1);
+    await page.getByTestId('recall-ask').click();
+    await expect(page.getByTestId('recall-ask-semantic')).toHaveAttribute('data-state', 'on');
+    await expect(page.getByTestId('recall-hit').first()).toContainText('little pup');
+    expect(embeddedTexts().filter((t) => t === question)).toHaveLength(1);
+
+    // The chat composer: the message being typed is embedded as its context build will recall it (message + selection).
+    await page.goto(`/chat?session=${encodeURIComponent(s.id)}`);
+    const message = 'Is the rescue pup still sleeping all day?';
+    await page.getByTestId('composer').pressSequentially(message, { delay: 5 });
+    await expect.poll(() => embeddedTexts().filter((t) => t.startsWith(message)).length, { timeout: 10_000 }).toBe(1);
+  });
 });

@@ -2,6 +2,7 @@ import type { Output } from '../../../engine/protocol/contract';
 import type { RecallResponse } from '../../../engine/recall/types';
 import { connection } from '../../app/connection.svelte';
 import { handleError } from '../../app/handle-error.svelte';
+import { createQuestionPreparer } from '../../app/question-preparer';
 import { SessionPages } from '../../app/session-pages.svelte';
 import { appendPage, buildSearchInput, EMPTY_FILTERS, MAX_PAGE, PAGE_SIZE, type RecallFilters } from './search-input';
 
@@ -11,6 +12,9 @@ export type SearchItem = SearchResult['items'][number];
 /** recall.search accepts questions up to this long (contract). */
 const MAX_ASK = 4000;
 const ASK_LIMIT = 8;
+
+/** The question as recall.search gets it. */
+const askText = (question: string): string => question.trim().slice(0, MAX_ASK);
 
 /**
  * The recall page's state. Module-level, so a search survives going to a conversation and coming back.
@@ -36,6 +40,13 @@ class RecallSearch {
   #seq = 0;
   #lastKey = '';
   #askSeq = 0;
+  /** The question is embedded while it is typed, so "ask your memory" does not wait for the embedding endpoint. */
+  #preparer = createQuestionPreparer({ engine: () => (connection.ready ? connection.engine : null), embeddings: () => connection.embeddings, as: 'ask' });
+
+  /** The search field changed: the question as "ask" would send it is embedded once typing pauses. */
+  typed(): void {
+    this.#preparer.typed(askText(this.query));
+  }
 
   /**
    * Searches from the top. Skips a search identical to the last one unless forced (typing pauses and
@@ -89,8 +100,9 @@ class RecallSearch {
   }
 
   async runAsk(question = this.query): Promise<void> {
-    const query = question.trim().slice(0, MAX_ASK);
+    const query = askText(question);
     if (!query) return;
+    this.#preparer.cancel();
     const seq = ++this.#askSeq;
     this.asking = true;
     const res = await connection.engine.call('recall.search', { query, limit: ASK_LIMIT });
