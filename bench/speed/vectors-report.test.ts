@@ -6,7 +6,7 @@ import { vectorsSection, type VectorsResult, type VectorsSize } from './vectors-
 
 const lat = (ms: number) => summarize([ms, ms, ms]);
 
-function result(o: { lexical: number; meaning: number; cached: number; bytes: number }): VectorsResult {
+function result(o: { lexical: number; meaning: number; cached: number; bytes: number; typed?: number }): VectorsResult {
   const size: VectorsSize = {
     turns: 100_000,
     dims: 384,
@@ -16,9 +16,10 @@ function result(o: { lexical: number; meaning: number; cached: number; bytes: nu
     db_bytes_after: 1 + o.bytes * 100_000,
     bytes_per_vector: o.bytes,
     first_meaning_recall_ms: 900,
-    recall_ms: { lexical: lat(o.lexical), meaning: lat(o.meaning), lexical_repeat: lat(o.lexical), meaning_cached: lat(o.cached) },
+    recall_ms: { lexical: lat(o.lexical), meaning: lat(o.meaning), lexical_repeat: lat(o.lexical), meaning_cached: lat(o.cached), ...(o.typed ? { meaning_typed: lat(o.typed) } : {}) },
     recall_p95_ratio: o.meaning / o.lexical,
     recall_p95_ratio_cached: o.cached / o.lexical,
+    ...(o.typed ? { recall_p95_ratio_typed: o.typed / o.lexical } : {}),
     store_ms: { lexical: lat(5), with_vectors: lat(5) },
     store_p95_ratio: 1,
     embedded_during_store: 500,
@@ -48,6 +49,13 @@ describe('speed harness vectors mode: the latest.md section (issue 18 goals)', (
     const text = vectorsSection(result({ lexical: 10, meaning: 20, cached: 11, bytes: 700 })).join('\n');
     expect(text).toMatch(/endpoint\).*×2.*\*\*not met\*\*/);
     expect(text).toMatch(/bytes per turn.*\*\*not met\*\*/);
+  });
+
+  it('gives the recall of a question embedded while typed its own row when it was measured, judged on its own', () => {
+    const text = vectorsSection(result({ lexical: 10, meaning: 20, cached: 11, bytes: 450, typed: 11.5 })).join('\n');
+    expect(text).toMatch(/embedded while typed.*×1\.15.*met/);
+    expect(text).not.toMatch(/embedded while typed.*not met/);
+    expect(vectorsSection(result({ lexical: 10, meaning: 20, cached: 11, bytes: 450 })).join('\n')).not.toContain('while typed');
   });
 });
 

@@ -17,10 +17,15 @@ export interface VectorsSize {
   db_bytes_after: number;
   bytes_per_vector: number;
   first_meaning_recall_ms: number;
-  recall_ms: { lexical: LatencySummary; meaning: LatencySummary; lexical_repeat: LatencySummary; meaning_cached: LatencySummary };
-  /** p95 with the meaning lane ÷ p95 lexical only: first asks (with the question's embedding round trip), and repeats (cached). */
+  /** meaning_typed: the question embedded beforehand by embeddings.prepare (absent in results from before it existed). */
+  recall_ms: { lexical: LatencySummary; meaning: LatencySummary; lexical_repeat: LatencySummary; meaning_cached: LatencySummary; meaning_typed?: LatencySummary };
+  /**
+   * p95 with the meaning lane ÷ p95 lexical only: first asks (with the question's embedding round trip), repeats
+   * (cached), and first asks of a question embedded while it was typed (÷ the lexical first asks).
+   */
   recall_p95_ratio: number;
   recall_p95_ratio_cached: number;
+  recall_p95_ratio_typed?: number;
   store_ms: { lexical: LatencySummary; with_vectors: LatencySummary };
   store_p95_ratio: number;
   embedded_during_store: number;
@@ -80,6 +85,9 @@ export function vectorsSection(v: VectorsResult): string[] {
         ['figure', 'lexical only', 'with vectors', 'ratio', 'goal'],
         [
           ['recall p95 (question embedded through the endpoint)', ms(s.recall_ms.lexical), ms(s.recall_ms.meaning), `×${s.recall_p95_ratio}`, `≤ ×${VECTOR_GOALS.recallRatio}: ${verdict(s.recall_p95_ratio <= VECTOR_GOALS.recallRatio)}`],
+          ...(s.recall_ms.meaning_typed && s.recall_p95_ratio_typed !== undefined
+            ? [['recall p95 (question embedded while typed: embeddings.prepare, as the app asks)', ms(s.recall_ms.lexical), ms(s.recall_ms.meaning_typed), `×${s.recall_p95_ratio_typed}`, `≤ ×${VECTOR_GOALS.recallRatio}: ${verdict(s.recall_p95_ratio_typed <= VECTOR_GOALS.recallRatio)}`]]
+            : []),
           ['recall p95 (question vector cached: the engine alone)', ms(s.recall_ms.lexical_repeat), ms(s.recall_ms.meaning_cached), `×${s.recall_p95_ratio_cached}`, `≤ ×${VECTOR_GOALS.recallRatio}: ${verdict(s.recall_p95_ratio_cached <= VECTOR_GOALS.recallRatio)}`],
           ['store p95 (message.append; with: fill running behind)', ms(s.store_ms.lexical), ms(s.store_ms.with_vectors), `×${s.store_p95_ratio}`, 'unchanged within noise'],
           ['database bytes per turn', '—', `+${s.bytes_per_vector} B`, '—', `≤ ${VECTOR_GOALS.bytesPerTurn} B: ${verdict(s.bytes_per_vector <= VECTOR_GOALS.bytesPerTurn)}`],

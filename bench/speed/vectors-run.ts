@@ -31,6 +31,7 @@ function sizeOf(turns: number, v: VectorsReport, requests: number): VectorsSize 
   const meaning = summarize(v.recall.meaningFirstMs);
   const lexicalRepeat = summarize(v.recall.lexicalSecondMs);
   const meaningCached = summarize(v.recall.meaningSecondMs);
+  const meaningTyped = summarize(v.recall.meaningTypedMs);
   const storeLexical = summarize(v.storeLexicalMs);
   const storeWith = summarize(v.storeWithVectorsMs);
   const asks = v.recall.lexicalFirstMs.length || 1;
@@ -43,9 +44,10 @@ function sizeOf(turns: number, v: VectorsReport, requests: number): VectorsSize 
     db_bytes_after: v.fill.dbBytesAfter,
     bytes_per_vector: round((v.fill.dbBytesAfter - v.fill.dbBytesBefore) / Math.max(1, v.fill.vectors), 1),
     first_meaning_recall_ms: round(v.firstMeaningRecallMs, 1),
-    recall_ms: { lexical: r(lexical), meaning: r(meaning), lexical_repeat: r(lexicalRepeat), meaning_cached: r(meaningCached) },
+    recall_ms: { lexical: r(lexical), meaning: r(meaning), lexical_repeat: r(lexicalRepeat), meaning_cached: r(meaningCached), meaning_typed: r(meaningTyped) },
     recall_p95_ratio: round(meaning.p95 / lexical.p95),
     recall_p95_ratio_cached: round(meaningCached.p95 / lexicalRepeat.p95),
+    recall_p95_ratio_typed: round(meaningTyped.p95 / lexical.p95),
     store_ms: { lexical: r(storeLexical), with_vectors: r(storeWith) },
     store_p95_ratio: round(storeWith.p95 / storeLexical.p95),
     embedded_during_store: v.embeddedDuringStore,
@@ -158,7 +160,7 @@ export async function runVectorsMode(opts: {
         const lp = row.lane_profile;
         if (lp) opts.log(`  lane p95 (first asks): lexical lanes ${lp.first.lexical_ms.p95} ms, embedding ${lp.first.embed_ms?.p95 ?? '—'} ms, search ${lp.first.search_ms.p95} ms, lane ${lp.first.lane_ms.p95} ms, waited ${lp.first.wait_ms.p95} ms; cached: search ${lp.cached.search_ms.p95}, waited ${lp.cached.wait_ms.p95} ms`);
         opts.log(
-          `  recall p95 lexical ${row.recall_ms.lexical.p95} ms, meaning ${row.recall_ms.meaning.p95} ms (×${row.recall_p95_ratio}); cached ${row.recall_ms.lexical_repeat.p95} vs ${row.recall_ms.meaning_cached.p95} ms (×${row.recall_p95_ratio_cached}); store p95 ${row.store_ms.lexical.p95} vs ${row.store_ms.with_vectors.p95} ms; ${row.bytes_per_vector} B per vector`,
+          `  recall p95 lexical ${row.recall_ms.lexical.p95} ms, meaning ${row.recall_ms.meaning.p95} ms (×${row.recall_p95_ratio}); cached ${row.recall_ms.lexical_repeat.p95} vs ${row.recall_ms.meaning_cached.p95} ms (×${row.recall_p95_ratio_cached}); typed ${row.recall_ms.meaning_typed?.p95} ms (×${row.recall_p95_ratio_typed}); store p95 ${row.store_ms.lexical.p95} vs ${row.store_ms.with_vectors.p95} ms; ${row.bytes_per_vector} B per vector`,
         );
       } finally {
         await context.close();

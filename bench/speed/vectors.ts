@@ -7,7 +7,9 @@
  *      embeddings.store), the vectors from fake-vectors.ts by turn id; database size before and after
  *   3. recall: alternately lexical only (no embedding model) and with the meaning lane (the harness server's
  *      /v1/embeddings embeds the question at once), each question asked twice in a row: the first ask includes
- *      the question's embedding round trip, the second finds it cached (the engine's own cost)
+ *      the question's embedding round trip, the second finds it cached (the engine's own cost); and a third pass
+ *      as the app asks after a pause in typing: `embeddings.prepare` (untimed: it runs while the person types), then
+ *      the recall, timed against the lexical first asks
  *   4. store, with vectors: `storeTurns` more turns appended while a background loop embeds them as they arrive
  */
 import type { EngineCaller } from '../../src/lib/engine/client/caller';
@@ -31,6 +33,8 @@ export interface VectorsReport {
     lexicalSecondMs: number[];
     meaningFirstMs: number[];
     meaningSecondMs: number[];
+    /** With the meaning lane, the question embedded beforehand by `embeddings.prepare` (as typing pauses in the app). */
+    meaningTypedMs: number[];
   };
   /** Every meaning recall reported the lane 'on' (not degraded), and how many results it had vs lexical. */
   meaningStates: Record<string, number>;
@@ -126,7 +130,7 @@ export async function vectorWorkload(opts: {
   }
   const firstMeaningRecallMs = performance.now() - tFirst;
   console.log(`[bench] first recall with the lane: ${firstState} after ${firstMeaningRecallMs.toFixed(0)} ms`);
-  const recall = { lexicalFirstMs: [] as number[], lexicalSecondMs: [] as number[], meaningFirstMs: [] as number[], meaningSecondMs: [] as number[] };
+  const recall = { lexicalFirstMs: [] as number[], lexicalSecondMs: [] as number[], meaningFirstMs: [] as number[], meaningSecondMs: [] as number[], meaningTypedMs: [] as number[] };
   const meaningStates: Record<string, number> = {};
   let resultsLexical = 0;
   let resultsMeaning = 0;
@@ -157,6 +161,15 @@ export async function vectorWorkload(opts: {
           resultsLexical += first.data.results.length;
         }
       }
+    }
+    // As the app asks: the question embedded while it was typed (a fresh cache: configure off, then on again).
+    await must(engine, 'embeddings.configure', { endpoint: null });
+    await must(engine, 'embeddings.configure', { endpoint });
+    for (const q of opts.queries) {
+      const prepared = await must(engine, 'embeddings.prepare', { text: q.text });
+      // 'cached': the same question came earlier in the list (as typing it again would find it).
+      if (prepared.state !== 'embedded' && prepared.state !== 'cached') throw new Error(`embeddings.prepare: ${prepared.state}`);
+      recall.meaningTypedMs.push((await ask(q.text)).ms);
     }
   }
 
