@@ -13,13 +13,20 @@ import {
 /** Prepared statements are cached per SQL text: the hot paths (store a turn, recall) reuse them. */
 const CACHE_LIMIT = 256;
 
-/** The one C call the driver needs beyond oo1: whether a transaction is open (sqlite3_get_autocommit). */
+/**
+ * The C calls the driver needs beyond oo1: whether a transaction is open (sqlite3_get_autocommit), and how often a
+ * statement was prepared again after a schema change (sqlite3_stmt_status, SQLITE_STMTSTATUS_REPREPARE).
+ */
 export interface AutocommitProbe {
   sqlite3_get_autocommit(db: number): number;
+  sqlite3_stmt_status?(stmt: number, op: number, resetFlag: number): number;
 }
 
+/** sqlite3.h: SQLITE_STMTSTATUS_REPREPARE. */
+const STMTSTATUS_REPREPARE = 5;
+
 export interface WasmDriverOptions {
-  /** Lets the transaction runner see a transaction SQLite left open (without it: assumed closed). */
+  /** Lets the transaction runner see a transaction SQLite left open (without it: assumed closed), and rows be read with their column names kept per statement. */
   capi?: AutocommitProbe;
   /**
    * Turns a failure into the one that says what happened (store/opfs-faults.ts: an I/O error that was
@@ -70,6 +77,32 @@ export function createSqliteWasmDriver(db: Database, opts: WasmDriverOptions = {
     stmt.bind(named as BindingSpec);
   }
 
+  /**
+   * A statement's column names, read from C once and kept while the statement is the same: oo1's `get({})` decodes
+   * every column's name from wasm memory on every row (half of reading a 12-column row). A schema change makes SQLite
+   * prepare the statement again (`SELECT *` may then have other columns): its re-prepare count says so, and the names
+   * are read again. Without the status call, rows are read as oo1 reads them.
+   */
+  const names = new WeakMap<PreparedStatement, { reprepares: number; names: string[] }>();
+  const stmtStatus = capi?.sqlite3_stmt_status?.bind(capi);
+  function columnNames(stmt: PreparedStatement): string[] | null {
+    if (!stmtStatus) return null;
+    const reprepares = stmtStatus(stmt.pointer as number, STMTSTATUS_REPREPARE, 0);
+    const known = names.get(stmt);
+    if (known && known.reprepares === reprepares) return known.names;
+    const fresh = Array.from({ length: stmt.columnCount }, (_, i) => stmt.getColumnName(i) as string);
+    names.set(stmt, { reprepares, names: fresh });
+    return fresh;
+  }
+  /** The current row as an object of column name → value (call after a step() that returned true). */
+  function rowOf<T>(stmt: PreparedStatement, cols: string[] | null): T {
+    if (!cols) return stmt.get({}) as T;
+    const values = stmt.get([]) as unknown[];
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < cols.length; i++) row[cols[i] as string] = values[i];
+    return row as T;
+  }
+
   function withStatement<T>(sql: string, params: SqlParams | undefined, use: (stmt: PreparedStatement) => T): T {
     const stmt = statement(sql);
     try {
@@ -101,13 +134,17 @@ export function createSqliteWasmDriver(db: Database, opts: WasmDriverOptions = {
       return guard(() =>
         withStatement(sql, params, (stmt) => {
           const rows: T[] = [];
-          while (stmt.step()) rows.push(stmt.get({}) as T);
+          if (!stmt.step()) return rows;
+          // After the first step: a re-prepare for a schema change happens inside it.
+          const cols = columnNames(stmt);
+          do rows.push(rowOf<T>(stmt, cols));
+          while (stmt.step());
           return rows;
         }),
       );
     },
     get<T = Row>(sql: string, params?: SqlParams): T | undefined {
-      return guard(() => withStatement(sql, params, (stmt) => (stmt.step() ? (stmt.get({}) as T) : undefined)));
+      return guard(() => withStatement(sql, params, (stmt) => (stmt.step() ? rowOf<T>(stmt, columnNames(stmt)) : undefined)));
     },
     transaction: (() => {
       const runner = createTransactionRunner(exec, capi ? () => capi.sqlite3_get_autocommit(db.pointer as number) === 0 : undefined);
