@@ -7,17 +7,20 @@
  *   npx vite build --config bench/speed/vite.config.ts --outDir /tmp/ab/b   (in this checkout)
  *   npx tsx bench/speed/cold-ab.ts --root /tmp/ab --variants a,b --rounds 15 [--turns 1000] [--out /tmp/ab.json]
  *   npx tsx bench/speed/cold-ab.ts --root /tmp/ab --variants b --trace     (best with an unminified build)
+ *   npx tsx bench/speed/cold-ab.ts --root /tmp/ab --variants a,b --turns 100000 --prefill   (large sizes: the turns
+ *     are written natively, bulk-fill.ts as in bench:speed, and imported into the OPFS pool on the first load)
  *
  * Each variant's cold start is page navigation → first recall answered (performance.now() in the page); the bare
  * floor opens the same file and runs one FTS query. Order rotates each round so no variant always goes first.
  */
 import type { Page } from '@playwright/test';
 import { launchBenchChromium } from './chromium';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serveStatic } from './serve';
+import { openNative } from './native';
 import type { BenchApi } from './page';
 
 const { values } = parseArgs({
@@ -29,10 +32,13 @@ const { values } = parseArgs({
     port: { type: 'string', default: process.env.BENCH_PORT ?? '4194' },
     trace: { type: 'boolean', default: false },
     out: { type: 'string' },
+    prefill: { type: 'boolean', default: false },
   },
 });
 if (!values.root) throw new Error('--root <dir holding one harness build per variant> is required');
 const variants = values.variants!.split(',');
+/** The variants and the bare floor, whose stages (the same marks, bare.worker.ts) are reported beside theirs. */
+const order = [...variants, 'bare'];
 const rounds = Number(values.rounds);
 const base = `http://127.0.0.1:${values.port}`;
 
@@ -141,9 +147,21 @@ async function main(): Promise<void> {
     page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
     // An instrumented build's per-module evaluation times (the worker's console reaches the page's listener).
     page.on('console', (m) => m.text().startsWith('[modeval]') && console.log(m.text()));
-    await page.goto(`${base}/${variants[0]}/index.html`);
-    await call(page, 'boot');
-    await call(page, 'fillTurns', { seed: 42, from: 0, to: Number(values.turns), open: null });
+    if (values.prefill) {
+      // As bench:speed fills its large sizes (run.ts): natively, then imported into the pool before the worker opens.
+      mkdirSync(join(values.root!, 'prefill'), { recursive: true });
+      const native = openNative({ path: join(profileDir, 'native.sqlite3'), seed: 42, total: Number(values.turns) });
+      await native.fillTo(Number(values.turns));
+      native.snapshot(join(values.root!, 'prefill', 'cold-ab.sqlite3'));
+      native.close();
+      await page.goto(`${base}/${variants[0]}/index.html?prefill=/prefill/cold-ab.sqlite3`);
+      await call(page, 'boot');
+      rmSync(join(values.root!, 'prefill'), { recursive: true, force: true });
+    } else {
+      await page.goto(`${base}/${variants[0]}/index.html`);
+      await call(page, 'boot');
+      await call(page, 'fillTurns', { seed: 42, from: 0, to: Number(values.turns), open: null });
+    }
     if (values.trace) {
       const browser = context.browser();
       for (const v of variants) {
@@ -162,16 +180,15 @@ async function main(): Promise<void> {
       }
       return;
     }
-    const runs: Record<string, number[]> = Object.fromEntries([...variants, 'bare'].map((v) => [v, [] as number[]]));
+    const runs: Record<string, number[]> = Object.fromEntries(order.map((v) => [v, [] as number[]]));
     const first = variants[0]!;
-    const stages: Record<string, Record<string, number>[]> = Object.fromEntries(variants.map((v) => [v, []]));
-    const order = [...variants, 'bare'];
+    const stages: Record<string, Record<string, number>[]> = Object.fromEntries(order.map((v) => [v, []]));
     for (let r = 0; r < rounds; r++) {
       const rotated = order.map((_, i) => order[(i + r) % order.length]!);
       for (const v of rotated) {
         await page.goto(v === 'bare' ? `${base}/${first}/index.html?bare=1` : `${base}/${v}/index.html`);
         runs[v]!.push((await call(page, 'boot')).firstRecallMs);
-        if (v !== 'bare') stages[v]!.push(await call(page, 'startupStages'));
+        stages[v]!.push(await call(page, 'startupStages'));
       }
     }
     const bare = median(runs.bare!);
@@ -185,7 +202,7 @@ async function main(): Promise<void> {
         [`${v}/${first}`]: Math.round(median(runs[v]!.map((x, i) => x / runs[first]![i]!)) * 1000) / 1000,
       })),
       stages: Object.fromEntries(
-        variants.map((v) => [
+        order.map((v) => [
           v,
           Object.fromEntries(Object.keys(stages[v]?.[0] ?? {}).map((k) => [k, Math.round(median((stages[v] ?? []).map((s) => s[k] ?? NaN)))])),
         ]),

@@ -8,6 +8,7 @@ import { memoryProjectFileStore } from '../files/project-file-store';
 import { ensureSegmenterVersion } from '../store/fts-reindex';
 import { migrate } from '../store/migrate';
 import { migrations } from '../store/migrations';
+import { warmRecallAnalysis } from '../recall/warm-up';
 import { fallBackToReadOnly, isStorageFull, loadSqlite3, openWasmDatabase, type OpenedDatabase, type ReadOnlyStart } from '../store/open-wasm';
 import { createSwitchableDriver, type SwitchableDriver } from '../store/switchable-driver';
 import { withMemoryFault, type MemoryFault } from '../store/memory-faults';
@@ -29,7 +30,18 @@ type MutableStorage = { -readonly [K in keyof EngineEnv['storage']]: EngineEnv['
  */
 export async function openBrowserEngine(opts: { persistent: boolean; log: Logger; waiting: () => void; fault?: MemoryFault }): Promise<Engine> {
   const { persistent, log } = opts;
-  let opened = await openWasmDatabase({ persistent, log, onWaiting: opts.waiting });
+  // Starts fetching and compiling sqlite-wasm at once; while they run the thread is free, and the first recall's
+  // question analysis is warmed in that time (recall/warm-up.ts) instead of on the first recall's path.
+  const opening = openWasmDatabase({ persistent, log, onWaiting: opts.waiting });
+  setTimeout(() => {
+    try {
+      warmRecallAnalysis(Date.now());
+    } catch (err) {
+      // Only a head start is lost: the first recall does the same analysis itself.
+      log.warn('db.warm-up-failed', { error: err instanceof Error ? err.name : 'error' });
+    }
+  }, 0);
+  let opened = await opening;
   const storage: MutableStorage = { ...opened.storage };
   const driver = createSwitchableDriver(opened.driver);
   // The development fault switch (ui/app/devtools.ts): set once the engine is up, so start-up itself is healthy.
