@@ -48,6 +48,8 @@ export interface LifecycleLoadReport {
   foregroundDuring: { call: LoadCall; at: number; ms: number }[];
   /** The write the clean-up started after. */
   cleanupAtWrite: number;
+  /** When lifecycle.run was sent (ms since the epoch: timeOrigin + now()); 0 if it never ran. */
+  cleanupStartedAt: number;
   wallMs: number;
 }
 
@@ -125,8 +127,10 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
     baseline = stallDuring(engine, 'the same foreground load, no clean-up (baseline)', async () => (await ended, {}));
   };
   let cleanupDone: Promise<{ result: LifecycleRunResult | { state: 'failed'; error: string }; stall: StallReport }> | null = null;
+  let cleanupStartedAt = 0;
   const startCleanup = () => {
     cleaning = true;
+    cleanupStartedAt = performance.timeOrigin + performance.now();
     let result: LifecycleRunResult | { state: 'failed'; error: string } = { state: 'failed', error: 'not run' };
     cleanupDone = stallDuring(engine, 'lifecycle pass (decay → compress → purge) under load', async (): Promise<Record<string, number>> => {
       // The jobs worker's call (lifecycle-job.ts), all phases of a window that has come, no VACUUM (scheduled runs).
@@ -171,6 +175,7 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
     baselineWrites: cleanupAt - baselineFrom,
     foregroundDuring,
     cleanupAtWrite: cleanupAt,
+    cleanupStartedAt,
     wallMs: performance.now() - t0,
   };
 }

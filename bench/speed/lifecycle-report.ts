@@ -1,7 +1,7 @@
 /** The lifecycle benchmark's result file (bench/results/speed-lifecycle.json) and its section of latest.md (issue 19). */
 import type { MachineInfo } from '../lib/machine';
 import { round, summarize, type LatencySummary } from '../lib/stats';
-import { SLOW_TRANSACTION_MS, type IoCounts } from '../../src/lib/engine/store/io-counters';
+import { SLOW_TRANSACTION_MS, type IoCounts, type SlowTransaction } from '../../src/lib/engine/store/io-counters';
 import type { LifecycleLoadReport, LoadCall } from './lifecycle-load';
 
 /** A slice's or a transaction's file I/O in a few words: writes (KiB, ms), flushes (ms), truncates. */
@@ -12,22 +12,36 @@ export const LOAD_GOALS: Record<LoadCall, number> = { 'episode.record': 150, 'ep
 export const STALL_GOAL_MS = 50;
 export const ERROR_RATE_GOAL = 0.01;
 
-/** One of the longest probe waits and what it overlapped: the foreground calls and the slow slices (of each phase's few slowest). */
+/** What a slow transaction was: a clean-up slice's, a checkpoint between the slices, or a foreground write. */
+const kindOf = (t: SlowTransaction) => (t.checkpoint ? 'checkpoint between slices' : t.slice ? 'clean-up slice' : 'foreground write');
+
+/**
+ * One of the longest probe waits and what it overlapped: the foreground calls, the slow slices (of each phase's few
+ * slowest) and the slow transactions (≥ 20 ms: slices, checkpoints between them, foreground writes). `after_start_ms`:
+ * when the probe was sent, after the clean-up's start.
+ */
 export interface WorstWait {
   wait_ms: number;
+  after_start_ms?: number;
   foreground: { call: LoadCall; ms: number }[];
   slices: { phase: string; ms: number; begin_ms: number; steps: number; steps_ms: number; slowest_step_ms: number; commit_ms: number }[];
+  transactions?: { kind: string; ms: number; wal_pages: number; db_pages: number; flushes: number; flush_ms: number }[];
 }
 
 function worstWaits(load: LifecycleLoadReport): WorstWait[] {
   const overlaps = (a: number, aMs: number, b: number, bMs: number) => a < b + bMs && b < a + aMs;
   const slices = load.cleanup.state === 'done' ? load.cleanup.phases.flatMap((p) => (p.slowSlices ?? []).map((s) => ({ phase: p.phase, ...s }))) : [];
+  const slow = load.cleanup.state === 'done' ? (load.cleanup.slowTransactions ?? []) : [];
   return (load.stall?.worst ?? []).map((w) => ({
     wait_ms: r1(w.waitMs),
+    ...(load.cleanupStartedAt ? { after_start_ms: Math.round(w.at - load.cleanupStartedAt) } : {}),
     foreground: load.foregroundDuring.filter((f) => overlaps(f.at, f.ms, w.at, w.waitMs)).map((f) => ({ call: f.call, ms: r1(f.ms) })),
     slices: slices
       .filter((s) => overlaps(s.at, s.ms, w.at, w.waitMs))
       .map((s) => ({ phase: s.phase, ms: s.ms, begin_ms: s.beginMs, steps: s.steps, steps_ms: s.stepsMs, slowest_step_ms: s.slowestStepMs, commit_ms: s.commitMs })),
+    transactions: slow
+      .filter((t) => overlaps(t.at, t.ms, w.at, w.waitMs))
+      .map((t) => ({ kind: kindOf(t), ms: t.ms, wal_pages: t.io.walPageWrites, db_pages: t.io.dbPageWrites, flushes: t.io.flushes, flush_ms: t.io.flushMs })),
   }));
 }
 
@@ -112,11 +126,15 @@ export function lifecycleSection(res: LifecycleBenchResult): string[] {
     out.push('');
     const slow = res.cleanup.slowTransactions ?? [];
     if (slow.length) {
-      out.push(`Write transactions of ${SLOW_TRANSACTION_MS} ms or more while it ran (the clean-up's slices and the foreground's writes), the slowest 15 of ${slow.length}:`, '');
-      for (const t of [...slow].sort((a, b) => b.ms - a.ms).slice(0, 15)) out.push(`- ${t.ms} ms ${t.slice ? 'clean-up slice' : 'foreground write'} — ${ioText(t.io)}`);
+      out.push(`Write transactions of ${SLOW_TRANSACTION_MS} ms or more while it ran (the clean-up's slices, its checkpoints between them and the foreground's writes), the slowest 15 of ${slow.length}:`, '');
+      for (const t of [...slow].sort((a, b) => b.ms - a.ms).slice(0, 15)) out.push(`- ${t.ms} ms ${kindOf(t)} — ${ioText(t.io)}`);
       const fg = slow.filter((t) => !t.slice);
-      const ckpt = (xs: typeof slow) => xs.filter((t) => t.io.dbPageWrites > 0).length;
-      out.push('', `Of these, ${fg.length} foreground writes (${ckpt(fg)} with a checkpoint: pages copied into the database file) and ${slow.length - fg.length} slices (${ckpt(slow) - ckpt(fg)} with a checkpoint).`);
+      const between = slow.filter((t) => t.checkpoint).length;
+      const ckpt = (xs: typeof slow) => xs.filter((t) => !t.checkpoint && t.io.dbPageWrites > 0).length;
+      out.push(
+        '',
+        `Of these, ${fg.length} foreground writes (${ckpt(fg)} with a checkpoint in the COMMIT: pages copied into the database file), ${slow.length - fg.length - between} slices (${ckpt(slow) - ckpt(fg)} with a checkpoint in the COMMIT) and ${between} checkpoints between slices (of ${res.cleanup.checkpoints ?? '?'} run).`,
+      );
       out.push('');
     }
   }
@@ -131,7 +149,8 @@ export function lifecycleSection(res: LifecycleBenchResult): string[] {
     for (const w of res.stall.worst) {
       const fg = w.foreground.map((f) => `${f.call} ${f.ms}`).join(', ') || 'none';
       const sl = w.slices.map((s) => `${s.phase} ${s.ms} (begin ${s.begin_ms}, ${s.steps} steps ${s.steps_ms}, slowest step ${s.slowest_step_ms}, commit ${s.commit_ms})`).join('; ') || 'none of the slowest';
-      out.push(`- ${w.wait_ms} ms — foreground: ${fg} — slices: ${sl}`);
+      const tx = (w.transactions ?? []).map((t) => `${t.kind} ${t.ms} (${t.wal_pages} WAL / ${t.db_pages} database pages, ${t.flushes} flushes ${t.flush_ms} ms)`).join('; ') || 'none';
+      out.push(`- ${w.wait_ms} ms${w.after_start_ms === undefined ? '' : ` at +${(w.after_start_ms / 1000).toFixed(1)} s`} — foreground: ${fg} — slices: ${sl} — slow transactions: ${tx}`);
     }
     out.push('');
   }

@@ -33,7 +33,8 @@ export const lifecycleJob = (deps: { provider: () => ModelProvider | null }): Jo
     if (ctx.trigger === 'startup') wanted.add('decay');
     const phases = LIFECYCLE_PHASES.filter((p) => wanted.has(p));
     if (phases.length === 0) return null;
-    const totals = { faded: 0, compressed: 0, deleted: 0, scanned: 0, bytesFreed: 0 };
+    // checkpoints: the WAL checkpoints the clean-up ran between its slices (what its I/O was made of, issue 19).
+    const totals = { faded: 0, compressed: 0, deleted: 0, scanned: 0, bytesFreed: 0, checkpoints: 0 };
     let summaries: ModelSummaryReport | null = null;
     for (const [i, phase] of phases.entries()) {
       ctx.progress(i / phases.length, `jobs.step.lifecycle-${phase}`);
@@ -52,6 +53,7 @@ export const lifecycleJob = (deps: { provider: () => ModelProvider | null }): Jo
         totals.scanned += r.scanned;
       }
       totals.bytesFreed += Math.max(0, res.data.bytesBefore - res.data.bytesAfter);
+      totals.checkpoints += res.data.checkpoints;
     }
     // How the summaries were phrased: counts and a reason code only, never the memory's text.
     const phrasing = summaries ? { summariesByModel: summaries.byModel, summariesSkipped: summaries.skipped, summaryFallback: summaries.fallback } : {};

@@ -114,6 +114,8 @@ describe('the clean-up checkpoints the WAL between its slices, never in a COMMIT
     expect(s.checkpointsInTransaction).toEqual(s.checkpointsInTransaction.map(() => false));
     // … so the WAL never held a mark's worth at a COMMIT: none of them ran SQLite's autocheckpoint.
     expect(Math.max(...s.framesAtCommit)).toBeLessThan(WAL_AUTOCHECKPOINT_FRAMES);
+    // The run says how many checkpoints it made (the job history keeps it).
+    expect(run.checkpoints).toBe(s.checkpointsInTransaction.length);
     s.db.close();
   });
 
@@ -121,7 +123,7 @@ describe('the clean-up checkpoints the WAL between its slices, never in a COMMIT
     const s = await setUp();
     const lifecycle = createLifecycleService({ driver: s.spied, clock: s.clock, log: silentLogger }, { pagesWritten: () => null });
     const run = await lifecycle.run({ phases: ['decay', 'compress', 'purge'], vacuum: false });
-    expect(run.state).toBe('done');
+    expect(run).toMatchObject({ state: 'done', checkpoints: 0 });
     expect(s.checkpointsInTransaction).toEqual([]);
     // The same work without them: some COMMIT crossed the mark (and checkpointed in it).
     expect(Math.max(...s.framesAtCommit)).toBeGreaterThanOrEqual(WAL_AUTOCHECKPOINT_FRAMES);

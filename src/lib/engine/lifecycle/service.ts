@@ -179,7 +179,15 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
           vacuumed = true;
         }
         const slowTransactions = slowTransactionsSince(startedAt);
-        return { state: 'done', phases: reports, bytesBefore, bytesAfter: bytes(), vacuumed, ...(slowTransactions.length ? { slowTransactions } : {}) };
+        return {
+          state: 'done',
+          phases: reports,
+          bytesBefore,
+          bytesAfter: bytes(),
+          vacuumed,
+          checkpoints: checkpointing.checkpoints().length,
+          ...(slowTransactions.length ? { slowTransactions } : {}),
+        };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         recordFailure(current, message);

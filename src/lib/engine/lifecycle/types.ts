@@ -66,6 +66,11 @@ export type LifecycleRunResult =
       bytesBefore: number;
       bytesAfter: number;
       vacuumed: boolean;
+      /**
+       * WAL checkpoints the run made between its slices (store/checkpoint-slices.ts: one each ~64 pages written; 0
+       * where pages are not counted — Node — and SQLite's autocheckpoint does it inside a COMMIT).
+       */
+      checkpoints: number;
       /** Every write transaction of 20 ms or more while it ran (its own slices' and the foreground's), with its file I/O (OPFS only). */
       slowTransactions?: SlowTransaction[];
     };

@@ -1,5 +1,5 @@
 import type { SqlDriver } from './driver';
-import { ownPageWritesNow } from './io-counters';
+import { countedCheckpoint, ownPageWritesNow } from './io-counters';
 
 /**
  * A WAL checkpoint in a slice of its own (issue 16). With `PRAGMA wal_autocheckpoint` the checkpoint runs inside
@@ -29,7 +29,7 @@ export interface CheckpointingDriver {
 
 export function checkpointBetweenSlices(
   driver: SqlDriver,
-  opts: { everyPages?: number; pagesWritten?: () => number | null } = {},
+  opts: { everyPages?: number; pagesWritten?: () => number | null; now?: () => number } = {},
 ): CheckpointingDriver {
   const everyPages = opts.everyPages ?? CHECKPOINT_EVERY_PAGES;
   const pagesWritten = opts.pagesWritten ?? ownPageWritesNow;
@@ -47,7 +47,8 @@ export function checkpointBetweenSlices(
     transaction<T>(fn: () => T): T {
       if (depth === 0 && due) {
         due = false;
-        const r = driver.get<{ busy: number; log: number; checkpointed: number }>('PRAGMA wal_checkpoint(PASSIVE)');
+        // Listed with the slow transactions when it is slow (io-counters.ts): a queued call waits behind it as long.
+        const r = countedCheckpoint(() => driver.get<{ busy: number; log: number; checkpointed: number }>('PRAGMA wal_checkpoint(PASSIVE)'), opts.now);
         done.push({ log: r?.log ?? -1, checkpointed: r?.checkpointed ?? -1 });
         since = pagesWritten();
         // runInSlices reads this as "more to do": the job's next slice comes after the yield.

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { countedTransaction, installIoCounters, ioDelta, ioSnapshot, resetIoCountersForTests, slowTransactionsSince, SLOW_TRANSACTION_MS } from './io-counters';
+import { checkpointBetweenSlices } from './checkpoint-slices';
 import { runInSlices } from './slices';
 import type { SqlDriver } from './driver';
 
@@ -94,5 +95,36 @@ describe('slow transactions are told as a clean-up slice or a foreground write',
     await runInSlices({ driver, budgetMs: 1, now: () => clock.t, step: () => (h.write(new Uint8Array(8192)), false) });
     driver.transaction(() => h.write(new Uint8Array(8192)));
     expect(slowTransactionsSince(0).map((t) => t.slice)).toEqual([true, false]);
+  });
+});
+
+describe("a sliced job's checkpoints are listed with the slow transactions (issue 19: what the longest waits sat behind)", () => {
+  it('a slow checkpoint between slices is kept, marked as a checkpoint of the slices; a fast one is not', async () => {
+    const clock = { t: 0 };
+    const scope = fakeScope(clock, { write: 1, flush: SLOW_TRANSACTION_MS, truncate: 0 });
+    installIoCounters(scope as never, () => clock.t);
+    const h = new scope.FileSystemSyncAccessHandle();
+    let flushes = 0;
+    // Each slice's COMMIT appends 8 pages; the checkpoint copies them into the database file, flushing twice from
+    // the second on (the first is fast: nothing to flush).
+    const base = {
+      transaction: <T>(fn: () => T): T => countedTransaction(() => {
+        const out = fn();
+        for (let i = 0; i < 8; i++) h.write(new Uint8Array(8192));
+        return out;
+      }, () => clock.t),
+      get: (sql: string) => {
+        expect(sql).toContain('wal_checkpoint');
+        if (flushes++ > 0) (h.flush(), h.flush());
+        return { busy: 0, log: 8, checkpointed: 8 };
+      },
+    } as unknown as SqlDriver;
+    const pages = { n: 0 };
+    const ck = checkpointBetweenSlices(base, { everyPages: 8, pagesWritten: () => (pages.n += 8), now: () => clock.t });
+    let left = 3;
+    await runInSlices({ driver: ck.driver, budgetMs: 1, now: () => clock.t, step: () => ((clock.t += 2), --left > 0) });
+    expect(ck.checkpoints()).toHaveLength(2);
+    const slow = slowTransactionsSince(0);
+    expect(slow.filter((t) => t.checkpoint)).toEqual([expect.objectContaining({ slice: true, checkpoint: true, ms: 2 * SLOW_TRANSACTION_MS, io: expect.objectContaining({ flushes: 2, writes: 0 }) })]);
   });
 });

@@ -173,6 +173,11 @@ export interface SlowTransaction {
   io: IoCounts;
   /** A background slice's (store/slices.ts), or else a foreground call's write. */
   slice: boolean;
+  /**
+   * A sliced job's WAL checkpoint run between its slices (store/checkpoint-slices.ts): no transaction, yet a
+   * foreground call queued behind it waits as long, so it is listed with them.
+   */
+  checkpoint?: true;
 }
 
 let inSlice = false;
@@ -187,6 +192,15 @@ const slow: SlowTransaction[] = [];
 
 /** Runs a transaction and, when it was slow, keeps what its file I/O was (the last SLOW_KEPT). */
 export function countedTransaction<T>(run: () => T, now: () => number = () => performance.now()): T {
+  return counted(run, now, false);
+}
+
+/** The same for a checkpoint between slices (store/checkpoint-slices.ts): kept with the slow transactions, marked. */
+export function countedCheckpoint<T>(run: () => T, now: () => number = () => performance.now()): T {
+  return counted(run, now, true);
+}
+
+function counted<T>(run: () => T, now: () => number, checkpoint: boolean): T {
   const before = ioSnapshot();
   if (!before) return run();
   const t0 = now();
@@ -197,7 +211,7 @@ export function countedTransaction<T>(run: () => T, now: () => number = () => pe
     const ms = now() - t0;
     const after = ioSnapshot();
     if (ms >= SLOW_TRANSACTION_MS && after) {
-      slow.push({ at: (typeof performance === 'undefined' ? 0 : performance.timeOrigin) + t0, ms: Math.round(ms * 10) / 10, io: ioDelta(before, after), slice });
+      slow.push({ at: (typeof performance === 'undefined' ? 0 : performance.timeOrigin) + t0, ms: Math.round(ms * 10) / 10, io: ioDelta(before, after), slice, ...(checkpoint ? { checkpoint: true as const } : {}) });
       if (slow.length > SLOW_KEPT) slow.shift();
     }
   }

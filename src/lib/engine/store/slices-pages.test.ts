@@ -41,22 +41,41 @@ describe('slices bounded by the pages they write (issue 19: a COMMIT costs by th
     expect((await run(() => 30, 24)).steps).toEqual([8, 8, 8]);
   });
 
-  it('steps writing 30 pages each: after the first slice (which shows what a step writes), 2 steps a slice under 64 pages', async () => {
+  it('steps writing 30 pages each: the first slice takes one step (it shows what a step writes), then 2 steps a slice — every slice under 64 pages', async () => {
     const { steps, pagesBySlice } = await run(() => 30, 24, 64);
-    expect(steps).toEqual([8, 2, 2, 2, 2, 2, 2, 2, 2]);
-    expect(Math.max(...pagesBySlice.slice(1))).toBeLessThanOrEqual(64);
+    expect(steps).toEqual([1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1]);
+    // The first slice too (it ran to the time budget before: 8 steps, 240 pages).
+    expect(Math.max(...pagesBySlice)).toBeLessThanOrEqual(64);
     expect(pagesBySlice.reduce((a, b) => a + b, 0)).toBe(24 * 30);
+  });
+
+  it('steps that write nothing at first (a scan): 1, 2, 4 … steps a slice until one writes, then the budget', async () => {
+    const { steps, pagesBySlice } = await run((i) => (i < 3 ? 0 : 30), 24, 64);
+    // 1 and 2 steps write nothing; the 4-step slice meets the 30-page steps (it cannot know yet); then 2 a slice.
+    expect(steps.slice(0, 5)).toEqual([1, 2, 4, 2, 2]);
+    expect(pagesBySlice.slice(3).every((p) => p <= 64)).toBe(true);
+    expect(steps.reduce((a, b) => a + b, 0)).toBe(24);
   });
 
   it('light steps keep the time budget; the slice after the steps turn heavy shrinks to the budget', async () => {
     const { steps, pagesBySlice } = await run((i) => (i < 16 ? 1 : 40), 30, 64);
-    // 2 light slices, the one that meets the heavy steps (it cannot know yet: 8 × 40 pages), then 1 step (40 pages) a slice.
-    expect(steps).toEqual([8, 8, 8, 1, 1, 1, 1, 1, 1]);
-    expect(pagesBySlice.slice(3).every((p) => p <= 64)).toBe(true);
+    // One step (1 page) shows the steps are light; 2 light slices, the one that meets the heavy steps (it cannot
+    // know yet: 8 × 40 pages), then 1 step (40 pages) a slice.
+    expect(steps).toEqual([1, 8, 8, 8, 1, 1, 1, 1, 1]);
+    expect(pagesBySlice.slice(4).every((p) => p <= 64)).toBe(true);
   });
 
   it('a step heavier than the whole budget still runs, one a slice (the work never stalls)', async () => {
     const { steps } = await run((i) => (i < 8 ? 1 : 500), 20, 64);
-    expect(steps).toEqual([8, 8, 1, 1, 1, 1]);
+    // The 8-step slice meets the first 500-page step; from then on one step a slice.
+    expect(steps).toEqual([1, 8, ...Array<number>(11).fill(1)]);
+  });
+
+  it('where pages are not counted (Node), the first slice runs to the time budget as before', async () => {
+    let clock = 0;
+    let i = 0;
+    const steps: number[] = [];
+    await runInSlices({ driver, budgetMs: 8, now: () => clock, pageBudget: 64, pagesWritten: () => null, step: () => ((clock += 1), ++i < 16), onSlice: (_ms, t) => steps.push(t.steps) });
+    expect(steps).toEqual([8, 8]);
   });
 });

@@ -35,7 +35,10 @@ export interface SliceOptions {
    * (~0.1–0.2 ms a page in the lifecycle benchmark: a purge slice of 13 steps wrote 430 pages, an 81 ms COMMIT).
    * The steps stop early by the pages a step wrote in the slices before (rising at once, falling by halves), so a
    * slice of heavy steps is shorter than one of light steps; the slice in which the steps turn heavy cannot know
-   * yet (the pages are written at its COMMIT), the next one does. Off (undefined) or where pages are not counted: the time budget alone.
+   * yet (the pages are written at its COMMIT), the next one does. Until a slice has shown what a step writes (the
+   * first slices of a run), a slice takes 1 step, then 2, 4 … while they write nothing: a run's first slice ran to
+   * the time budget with no page bound (issue 19: a purge phase's first slice, 11 steps, appended 303 pages and
+   * its COMMIT crossed the autocheckpoint mark, 35–49 ms). Off (undefined) or where pages are not counted: the time budget alone.
    */
   pageBudget?: number;
   /**
@@ -83,6 +86,8 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
   const pagesWritten = opts.pagesWritten ?? ownPageWritesNow;
   // Pages a step writes, as the slices so far showed it (pageBudget); 0 until a slice has shown it.
   let pagesPerStep = 0;
+  // Steps a slice may take while pagesPerStep is unknown: 1, doubled after each slice that wrote nothing.
+  let probeSteps = 1;
   for (let more = true; more; ) {
     if (opts.signal?.aborted) break;
     const began = now();
@@ -92,7 +97,7 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     let slowest = 0;
     const io0 = ioSnapshot();
     const pages0 = opts.pageBudget ? pagesWritten() : null;
-    const maxSteps = opts.pageBudget && pagesPerStep > 0 ? Math.max(1, Math.floor(opts.pageBudget / pagesPerStep)) : Infinity;
+    const maxSteps = !opts.pageBudget || pages0 === null ? Infinity : pagesPerStep > 0 ? Math.max(1, Math.floor(opts.pageBudget / pagesPerStep)) : probeSteps;
     let io1: IoCounts | null = null;
     markSlice(true);
     try {
@@ -120,6 +125,7 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
       const perStep = (pages1 - pages0) / steps;
       // Up at once (heavier steps shrink the very next slice), down by halves (one light slice does not undo it).
       pagesPerStep = Math.max(perStep, (pagesPerStep + perStep) / 2);
+      if (pagesPerStep === 0) probeSteps *= 2;
     }
     if (opts.budgetCoversCommit && last > t0) commitRatio = Math.min(MAX_COMMIT_RATIO, (commitRatio + (end - last) / (last - t0)) / 2);
     const origin = typeof performance === 'undefined' ? 0 : performance.timeOrigin;
