@@ -62,6 +62,8 @@ export interface ImportRun {
   readonly totalRows: number;
   /** Replace's removal of the scope's rows is done (a resumed run must not remove what it already wrote). */
   readonly removed: boolean;
+  /** What the next step does: 'removal', the table whose rows it writes, or 'done' (runInSlices' phase). */
+  readonly phase: string;
   report(): ApplyReport;
 }
 
@@ -230,6 +232,9 @@ export function startImport(
     totalRows,
     get removed() {
       return removed;
+    },
+    get phase() {
+      return removed ? (REGISTRY[table]?.spec.name ?? 'done') : 'removal';
     },
     report: () => ({ mode, tables: counts, conflicts, conflictsTotal, clearProjects }),
   };

@@ -96,6 +96,12 @@ interface Staged {
 
 const STAGE_TTL_MS = 30 * 60_000;
 
+/**
+ * WAL pages one apply slice may append (runInSlices' pageBudget), as the reindex's (REINDEX_PAGE_BUDGET): without
+ * one its slices ran to the time budget alone, 53–100 pages a COMMIT at 100,000 turns (bench/results/wal-ab-100k.json).
+ */
+export const IMPORT_PAGE_BUDGET = 64;
+
 /** The full-text indexes an import writes: those of the tables the file has rows for (a replace empties all). */
 function ftsWrittenBy(file: EngramExport, mode: ImportMode): FtsTable[] {
   return REGISTRY.filter((e) => e.fts && (mode === 'replace' || file.tables[e.spec.name].length > 0)).map((e) => e.fts?.table as FtsTable);
@@ -116,8 +122,10 @@ export function createImportService(deps: {
   files: ProjectFileStore | undefined;
   /** The preview's slices (tests inject a clock that counts steps): how long one may run, and the clock that says. */
   previewSlices?: { budgetMs?: number; now?: () => number; onSlice?: (rowsDone: number) => void };
-  /** The WAL pages written so far, read by the apply's checkpoints between slices (default: the OPFS counters). */
+  /** The WAL pages written so far, read by the apply's checkpoints and page budget (default: the OPFS counters). */
   pagesWritten?: () => number | null;
+  /** The apply's slices (tests inject a clock that counts steps, so slices end alike on any machine). */
+  applySlices?: { budgetMs?: number; now?: () => number };
 }) {
   const { driver, clock, ids, log } = deps.env;
   let staged: Staged | null = null;
@@ -261,6 +269,12 @@ export function createImportService(deps: {
               // The WAL checkpointed between slices, not inside one's COMMIT (store/checkpoint-slices.ts, issue 16).
               driver: checkpointBetweenSlices(driver, deps.pagesWritten ? { pagesWritten: deps.pagesWritten } : {}).driver,
               budgetCoversCommit: true,
+              ...(deps.applySlices?.budgetMs !== undefined ? { budgetMs: deps.applySlices.budgetMs } : {}),
+              ...(deps.applySlices?.now ? { now: deps.applySlices.now } : {}),
+              pageBudget: IMPORT_PAGE_BUDGET,
+              ...(deps.pagesWritten ? { pagesWritten: deps.pagesWritten } : {}),
+              // Each table the file writes, then the merges at the end: each begins with a one-step slice (slices.ts).
+              phase: () => (rowsWritten ? 'merge' : run.phase),
               step: () => {
                 if (!rowsWritten) {
                   if (pacer.during()) return true;

@@ -133,6 +133,8 @@ export async function reindexInSlices(
     pageBudget: opts.pageBudget === undefined ? REINDEX_PAGE_BUDGET : opts.pageBudget || undefined,
     pagesWritten: opts.pagesWritten,
     now: opts.now,
+    // Each table, then the merges at the end: a slice never spans two, and each begins with one step (slices.ts).
+    phase: () => at.step,
     step: () => {
       const s = STEPS[at.step];
       if (!s) {

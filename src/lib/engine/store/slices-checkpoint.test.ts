@@ -78,7 +78,7 @@ describe("a checkpoint inside a slice's COMMIT does not shrink the next slices (
   // 96 steps of 8 pages each under a 64-page budget; the time budget (8 ms of an injected clock, 1 ms a step)
   // ends a slice after 8 steps (the first takes one: it shows what a step writes). Each COMMIT appends the slice's pages to the WAL; the COMMIT that takes the
   // WAL to 200 frames or more also copies them into the database file (a checkpoint, as wal_autocheckpoint does).
-  it('after a first slice shows what a step writes, the slices keep 8 steps across the COMMITs that checkpoint', async () => {
+  it('after a first slice of one step shows what a step writes, the slices keep 8 steps across the COMMITs that checkpoint', async () => {
     let clock = 0;
     const pool = fakePool();
     const db = pool.file('/engram.sqlite3', OPEN_MAIN_DB);

@@ -9,7 +9,7 @@ const driver = { transaction: <T>(fn: () => T): T => fn() } as unknown as SqlDri
  * `total` steps, step i writing `pagesOf(i)` pages and taking 1 ms of an injected clock: the time budget
  * (8 ms) alone ends a slice after 8 steps.
  */
-async function run(pagesOf: (i: number) => number, total: number, pageBudget?: number) {
+async function run(pagesOf: (i: number) => number, total: number, pageBudget?: number, phaseOf?: (i: number) => unknown) {
   let pages = 0;
   let clock = 0;
   let i = 0;
@@ -21,6 +21,7 @@ async function run(pagesOf: (i: number) => number, total: number, pageBudget?: n
     budgetMs: 8,
     now: () => clock,
     ...(pageBudget ? { pageBudget } : {}),
+    ...(phaseOf ? { phase: () => phaseOf(i) } : {}),
     pagesWritten: () => pages,
     step: () => {
       pages += pagesOf(i);
@@ -41,10 +42,10 @@ describe('slices bounded by the pages they write (issue 19: a COMMIT costs by th
     expect((await run(() => 30, 24)).steps).toEqual([8, 8, 8]);
   });
 
-  it('steps writing 30 pages each: the first slice takes one step (it shows what a step writes), then 2 steps a slice — every slice under 64 pages', async () => {
+  it('steps writing 30 pages each: the first slice runs one step (it shows what a step writes), then 2 steps a slice under 64 pages', async () => {
     const { steps, pagesBySlice } = await run(() => 30, 24, 64);
-    expect(steps).toEqual([1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1]);
-    // The first slice too (it ran to the time budget before: 8 steps, 240 pages).
+    expect(steps).toEqual([1, ...Array(11).fill(2), 1]);
+    // The first slice included (issue 16: it ran to the time budget, 8 steps, 240 pages).
     expect(Math.max(...pagesBySlice)).toBeLessThanOrEqual(64);
     expect(pagesBySlice.reduce((a, b) => a + b, 0)).toBe(24 * 30);
   });
@@ -57,25 +58,38 @@ describe('slices bounded by the pages they write (issue 19: a COMMIT costs by th
     expect(steps.reduce((a, b) => a + b, 0)).toBe(24);
   });
 
-  it('light steps keep the time budget; the slice after the steps turn heavy shrinks to the budget', async () => {
+  it('light steps keep the time budget; without phases, the slice after the steps turn heavy shrinks to the budget', async () => {
     const { steps, pagesBySlice } = await run((i) => (i < 16 ? 1 : 40), 30, 64);
-    // One step (1 page) shows the steps are light; 2 light slices, the one that meets the heavy steps (it cannot
-    // know yet: 8 × 40 pages), then 1 step (40 pages) a slice.
+    // One step, 2 light slices, the one that meets the heavy steps (it cannot know yet: 8 × 40 pages), then 1 step (40 pages) a slice.
     expect(steps).toEqual([1, 8, 8, 8, 1, 1, 1, 1, 1]);
     expect(pagesBySlice.slice(4).every((p) => p <= 64)).toBe(true);
+    expect(Math.max(...pagesBySlice)).toBeGreaterThan(64);
+  });
+
+  it('with phases, a slice ends where the phase changes and the next phase begins with one step: no slice passes the budget', async () => {
+    // The same steps as above, the pass saying which ones are the heavy phase (a reindex's next table, an import's).
+    const { steps, pagesBySlice } = await run((i) => (i < 16 ? 1 : 40), 30, 64, (i) => (i < 16 ? 'light' : 'heavy'));
+    // One step, 8, 7 (the light phase ends at step 16), then the heavy phase: one step, which shows 40 pages a step.
+    expect(steps).toEqual([1, 8, 7, ...Array(14).fill(1)]);
+    expect(Math.max(...pagesBySlice)).toBeLessThanOrEqual(64);
+    expect(pagesBySlice.reduce((a, b) => a + b, 0)).toBe(16 + 14 * 40);
+  });
+
+  it('a phase of steps that write nothing: 1, 2, 4 … steps a slice (they may start writing), up to the time budget', async () => {
+    const { steps } = await run(() => 0, 20, 64);
+    expect(steps).toEqual([1, 2, 4, 8, 5]);
   });
 
   it('a step heavier than the whole budget still runs, one a slice (the work never stalls)', async () => {
     const { steps } = await run((i) => (i < 8 ? 1 : 500), 20, 64);
-    // The 8-step slice meets the first 500-page step; from then on one step a slice.
-    expect(steps).toEqual([1, 8, ...Array<number>(11).fill(1)]);
+    expect(steps).toEqual([1, 8, ...Array(11).fill(1)]);
   });
 
-  it('where pages are not counted (Node), the first slice runs to the time budget as before', async () => {
+  it('where pages are not counted, the first slice keeps the time budget', async () => {
     let clock = 0;
-    let i = 0;
+    let left = 20;
     const steps: number[] = [];
-    await runInSlices({ driver, budgetMs: 8, now: () => clock, pageBudget: 64, pagesWritten: () => null, step: () => ((clock += 1), ++i < 16), onSlice: (_ms, t) => steps.push(t.steps) });
-    expect(steps).toEqual([8, 8]);
+    await runInSlices({ driver, budgetMs: 8, now: () => clock, pageBudget: 64, pagesWritten: () => null, step: () => ((clock += 1), --left > 0), onSlice: (_ms, t) => steps.push(t.steps) });
+    expect(steps).toEqual([8, 8, 4]);
   });
 });

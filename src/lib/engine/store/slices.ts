@@ -42,6 +42,13 @@ export interface SliceOptions {
    */
   pageBudget?: number;
   /**
+   * What the steps are doing now (a table being written, the merges at the end): a slice ends where it changes,
+   * and the pages a step writes are learnt afresh — the first slice of each phase runs one step (issue 16: a
+   * pass's first slice, and the first after its steps turned from light rows to heavy ones, ran to the time budget
+   * with no page bound; the pages a step writes are known only after a COMMIT). Without it the whole run is one phase.
+   */
+  phase?: () => unknown;
+  /**
    * Pages the transactions appended so far (default: the OPFS counters, store/io-counters.ts, without a checkpoint's
    * copies into the database file — those are the WAL's pages written a second time, whichever COMMIT crosses
    * wal_autocheckpoint's mark, and counting them as the slice's steps' made pagesPerStep jump after every
@@ -84,10 +91,12 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
   // The COMMIT's time over the steps' time, smoothed over the slices so far (budgetCoversCommit).
   let commitRatio = 0;
   const pagesWritten = opts.pagesWritten ?? ownPageWritesNow;
-  // Pages a step writes, as the slices so far showed it (pageBudget); 0 until a slice has shown it.
-  let pagesPerStep = 0;
-  // Steps a slice may take while pagesPerStep is unknown: 1, doubled after each slice that wrote nothing.
+  // Pages a step writes, as the slices of this phase so far showed it (pageBudget); unknown (null) until a slice
+  // of the phase has committed: then the slice runs one step, which shows it ("slow start").
+  let pagesPerStep: number | null = null;
+  // Steps a slice may take while the steps of this phase have written nothing: 1, doubled after each such slice.
   let probeSteps = 1;
+  let phase = opts.phase?.();
   for (let more = true; more; ) {
     if (opts.signal?.aborted) break;
     const began = now();
@@ -97,7 +106,8 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     let slowest = 0;
     const io0 = ioSnapshot();
     const pages0 = opts.pageBudget ? pagesWritten() : null;
-    const maxSteps = !opts.pageBudget || pages0 === null ? Infinity : pagesPerStep > 0 ? Math.max(1, Math.floor(opts.pageBudget / pagesPerStep)) : probeSteps;
+    const maxSteps = stepsWithin(opts.pageBudget, pages0, pagesPerStep, probeSteps);
+    let phaseChanged = false;
     let io1: IoCounts | null = null;
     markSlice(true);
     try {
@@ -111,7 +121,12 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
           const t = now();
           if (t - last > slowest) slowest = t - last;
           last = t;
-        } while (going && steps < maxSteps && (last - t0) * (1 + commitRatio) < budget);
+          if (opts.phase) {
+            const p = opts.phase();
+            phaseChanged = p !== phase;
+            phase = p;
+          }
+        } while (going && !phaseChanged && steps < maxSteps && (last - t0) * (1 + commitRatio) < budget);
         io1 = ioSnapshot();
         return going;
       });
@@ -121,11 +136,14 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     slices++;
     const end = now();
     const pages1 = pages0 === null ? null : pagesWritten();
-    if (pages0 !== null && pages1 !== null && steps > 0) {
+    if (phaseChanged) {
+      pagesPerStep = null;
+      probeSteps = 1;
+    } else if (pages0 !== null && pages1 !== null && steps > 0) {
       const perStep = (pages1 - pages0) / steps;
       // Up at once (heavier steps shrink the very next slice), down by halves (one light slice does not undo it).
-      pagesPerStep = Math.max(perStep, (pagesPerStep + perStep) / 2);
-      if (pagesPerStep === 0) probeSteps *= 2;
+      pagesPerStep = pagesPerStep === null ? perStep : Math.max(perStep, (pagesPerStep + perStep) / 2);
+      probeSteps = pagesPerStep === 0 ? probeSteps * 2 : 1;
     }
     if (opts.budgetCoversCommit && last > t0) commitRatio = Math.min(MAX_COMMIT_RATIO, (commitRatio + (end - last) / (last - t0)) / 2);
     const origin = typeof performance === 'undefined' ? 0 : performance.timeOrigin;
@@ -135,6 +153,18 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     if (more) await yieldToQueue();
   }
   return slices;
+}
+
+/**
+ * How many steps a slice may run under `pageBudget`: none set or pages not counted (`pages0` null) — no bound
+ * but the time budget; the pages a step writes not known yet in this phase — one step; known to be none so far —
+ * `probeSteps` (1, 2, 4 … : steps that wrote nothing may start writing); else as many as the budget holds (at
+ * least one: a step heavier than the budget still runs, one a slice).
+ */
+function stepsWithin(pageBudget: number | undefined, pages0: number | null, pagesPerStep: number | null, probeSteps: number): number {
+  if (!pageBudget || pages0 === null) return Infinity;
+  if (pagesPerStep === null) return 1;
+  return pagesPerStep > 0 ? Math.max(1, Math.floor(pageBudget / pagesPerStep)) : probeSteps;
 }
 
 /**
