@@ -34,17 +34,23 @@ const rankedBefore = (t: TestEngine, match: string, projectId: string, limit: nu
 /** How many times each statement ran (FTS5's own statements on its shadow tables too) while `f` ran. */
 async function countStatements<T>(t: TestEngine, f: () => T): Promise<{ out: T; runs: (pattern: RegExp) => number }> {
   const sqlite3 = await loadSqlite3();
+  // Not in the package's typings: sqlite3_trace_v2(db, mask, callback(type, ctx, stmt, sql) | 0, ctx).
+  const capi = sqlite3.capi as unknown as {
+    sqlite3_trace_v2(db: number, mask: number, cb: ((type: number, ctx: number, stmt: number, sql: number) => number) | 0, ctx: 0): number;
+    SQLITE_TRACE_STMT: number;
+  };
+  const db = t.db.pointer;
+  if (db === undefined) throw new Error('the test database is closed');
   const seen: string[] = [];
-  const { capi, wasm } = sqlite3;
-  capi.sqlite3_trace_v2(t.db.pointer!, capi.SQLITE_TRACE_STMT, (_type: number, _ctx: number, _stmt: number, sql: number) => {
-    seen.push(wasm.cstrToJs(sql));
+  capi.sqlite3_trace_v2(db, capi.SQLITE_TRACE_STMT, (_type, _ctx, _stmt, sql) => {
+    seen.push(sqlite3.wasm.cstrToJs(sql) ?? '');
     return 0;
   }, 0);
   try {
     const out = f();
     return { out, runs: (pattern) => seen.filter((s) => pattern.test(s)).length };
   } finally {
-    capi.sqlite3_trace_v2(t.db.pointer!, 0, 0, 0);
+    capi.sqlite3_trace_v2(db, 0, 0, 0);
   }
 }
 
