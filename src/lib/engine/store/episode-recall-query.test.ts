@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestEngine, expectOk, type TestEngine } from '../testing';
 import { createEpisodeRecallQuery, RANK_WINDOW } from './episode-recall-query';
+import { loadSqlite3 } from './open-wasm';
 import { createEpisodeRepo } from './episode-repo';
 import { RECALL_QUERY_TERMS } from '../episodes/recall';
 
@@ -13,6 +14,44 @@ async function setup() {
   const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
   const other = expectOk(await t.engine.call('project.create', { name: 'q' }));
   return { t, project, other };
+}
+
+/**
+ * The statement's former shape (before d21): bm25 over the whole window, then the scope and compression filter. The
+ * reference the new shape must answer exactly (rows and ranks) for a named project.
+ */
+const rankedBefore = (t: TestEngine, match: string, projectId: string, limit: number, window = RANK_WINDOW) =>
+  t.driver
+    .all<{ id: string; fts_rank: number }>(
+      `SELECT e.id, m.fts_rank FROM
+         (SELECT rowid AS rid, bm25(episodes_fts, 1.0, 0.5) AS fts_rank FROM episodes_fts WHERE episodes_fts MATCH ? ORDER BY rowid DESC LIMIT ?) m
+       CROSS JOIN episodes e ON e.rid = m.rid
+       WHERE e.compressed = 0 AND e.project_id = ? ORDER BY m.fts_rank LIMIT ?`,
+      [match, window, projectId, limit],
+    )
+    .map((r) => ({ id: r.id, rank: r.fts_rank }));
+
+/** How many times each statement ran (FTS5's own statements on its shadow tables too) while `f` ran. */
+async function countStatements<T>(t: TestEngine, f: () => T): Promise<{ out: T; runs: (pattern: RegExp) => number }> {
+  const sqlite3 = await loadSqlite3();
+  // Not in the package's typings: sqlite3_trace_v2(db, mask, callback(type, ctx, stmt, sql) | 0, ctx).
+  const capi = sqlite3.capi as unknown as {
+    sqlite3_trace_v2(db: number, mask: number, cb: ((type: number, ctx: number, stmt: number, sql: number) => number) | 0, ctx: 0): number;
+    SQLITE_TRACE_STMT: number;
+  };
+  const db = t.db.pointer;
+  if (db === undefined) throw new Error('the test database is closed');
+  const seen: string[] = [];
+  capi.sqlite3_trace_v2(db, capi.SQLITE_TRACE_STMT, (_type, _ctx, _stmt, sql) => {
+    seen.push(sqlite3.wasm.cstrToJs(sql) ?? '');
+    return 0;
+  }, 0);
+  try {
+    const out = f();
+    return { out, runs: (pattern) => seen.filter((s) => pattern.test(s)).length };
+  } finally {
+    capi.sqlite3_trace_v2(db, 0, 0, 0);
+  }
 }
 
 const record = async (t: TestEngine, projectId: string, text: string) => {
@@ -56,6 +95,57 @@ describe('episode recall reads (store/episode-recall-query.ts)', () => {
     const everyProject = q.recentOfScene(undefined, mine.sceneType, 60).map((r) => r.id);
     expect(everyProject).toContain(mine.id);
     expect(everyProject).not.toContain(gone.id);
+  });
+
+  it("a project's recall is the same with many other projects' matching episodes in the window, and exactly what scoring the whole window gave", async () => {
+    const texts = ['the lighthouse keeper climbs the stairs', 'a storm over the lighthouse', 'the keeper mends the lamp at night', 'lighthouse lighthouse on the cliff', 'tea with the keeper'];
+    const alone = await setup();
+    for (const text of texts) await record(alone.t, alone.project.id, text);
+    const crowded = await setup();
+    const others = [];
+    for (let i = 0; i < 12; i++) others.push(expectOk(await crowded.t.engine.call('project.create', { name: `other ${i}` })).id);
+    for (const [i, text] of texts.entries()) {
+      // Before each of the project's episodes, three others' that match the same words (newer ones after it too).
+      for (let k = 0; k < 3; k++) await record(crowded.t, others[(i * 3 + k) % others.length]!, `${['the', 'a', 'one'][k]} lighthouse keeper of project ${i}-${k}`);
+      await record(crowded.t, crowded.project.id, text);
+    }
+    for (let k = 0; k < 8; k++) await record(crowded.t, others[k]!, `the keeper of the lighthouse, later ${k}`);
+    const q = { sceneType: 'narration' as const, text: 'lighthouse keeper' };
+    const ids = async (s: Awaited<ReturnType<typeof setup>>) =>
+      expectOk(await s.t.engine.call('episode.query', { projectId: s.project.id, ...q })).items.map((i) => texts.indexOf(i.episode.inputContext));
+    const before = await ids(alone);
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    expect(await ids(crowded)).toEqual(before);
+    // The ranks themselves: the same rows and bm25 values as the former statement, for whole and narrow windows.
+    const recall = createEpisodeRecallQuery(crowded.t.driver);
+    for (const window of [RANK_WINDOW, 13, 5]) {
+      const now = recall.ranked('lighthouse OR keeper', crowded.project.id, 60, window).map((h) => ({ id: h.row.id, rank: h.rank }));
+      expect(now).toEqual(rankedBefore(crowded.t, 'lighthouse OR keeper', crowded.project.id, 60, window));
+    }
+    // The newest 13 matches hold 2 of the project's (eight later ones of other projects, then its last, three, its fourth).
+    expect(recall.ranked('lighthouse OR keeper', crowded.project.id, 60, 13)).toHaveLength(2);
+  });
+
+  it("bm25 scores only the asked project's live matches in the window, not the other projects' or compressed ones (FTS5's size reads counted)", async () => {
+    const { t, project, other } = await setup();
+    const mine = [];
+    for (let i = 0; i < 4; i++) {
+      mine.push(await record(t, project.id, `the lantern in the rain ${i}`));
+      for (let k = 0; k < 5; k++) await record(t, other.id, `a lantern in the fog ${i}-${k}`);
+    }
+    t.driver.run('UPDATE episodes SET compressed = 1 WHERE id = ?', [mine[0]!.id]);
+    const recall = createEpisodeRecallQuery(t.driver);
+    // bm25 reads each scored row's token counts from the index's docsize table, one statement run per row.
+    const docsize = /_docsize/;
+    const mineOnly = await countStatements(t, () => recall.ranked('lantern', project.id, 60));
+    expect(mineOnly.out.map((h) => h.row.id).sort()).toEqual(mine.slice(1).map((e) => e.id).sort());
+    expect(mineOnly.runs(docsize)).toBe(3);
+    // The former statement scored all 24 matches of the window to return the same 3.
+    const former = await countStatements(t, () => rankedBefore(t, 'lantern', project.id, 60));
+    expect(former.out.map((h) => h.id)).toEqual(mineOnly.out.map((h) => h.row.id));
+    expect(former.runs(docsize)).toBe(24);
+    // Every episode in scope (no project named): every live match is scored, the compressed one is not.
+    expect((await countStatements(t, () => recall.ranked('lantern', undefined, 60))).runs(docsize)).toBe(23);
   });
 
   it('episode.query still returns whole episodes with why, read after scoring', async () => {

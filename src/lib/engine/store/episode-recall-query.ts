@@ -42,7 +42,8 @@ interface Row {
   created_at: number;
 }
 
-const COLUMNS = 'e.rid, e.id, e.run_id, e.scene_type, e.importance, e.recall_count, e.last_recalled_at, e.pinned, e.created_at';
+const BARE = 'rid, id, run_id, scene_type, importance, recall_count, last_recalled_at, pinned, created_at';
+const COLUMNS = BARE.split(', ').map((c) => `e.${c}`).join(', ');
 
 const toScoreRow = (r: Row): EpisodeScoreRow => ({
   rid: r.rid,
@@ -73,14 +74,18 @@ export function createEpisodeRecallQuery(driver: SqlDriver) {
       const w = projectWhere(project);
       // One pass, newest first: the window is the first `window` matches walked by descending rowid (a lower bound
       // `rowid >= ?` found by a second walk measured ~3× slower in FTS5 than walking the same rows with a LIMIT).
-      // CROSS JOIN keeps the window outside: left to itself the planner scanned the project's episodes instead.
+      // The episode row is joined inside the walk (CROSS JOIN keeps the index outside: left to itself the planner
+      // scanned the project's episodes instead) so that bm25 is computed only for the window's rows that can be
+      // returned — the asked scope's live episodes; the other projects' and compressed matches still fill the window
+      // (the same rows and ranks as scoring all of them first, d21), they are just not scored.
       return driver
         .all<Row & { fts_rank: number }>(
-          `SELECT ${COLUMNS}, m.fts_rank FROM
-             (SELECT rowid AS rid, bm25(episodes_fts, 1.0, 0.5) AS fts_rank FROM episodes_fts WHERE episodes_fts MATCH ? ORDER BY rowid DESC LIMIT ?) m
-           CROSS JOIN episodes e ON e.rid = m.rid
-           WHERE e.compressed = 0 AND ${w.sql} ORDER BY m.fts_rank LIMIT ?`,
-          [match, window, ...w.params, limit],
+          `SELECT ${BARE}, fts_rank FROM
+             (SELECT ${COLUMNS}, CASE WHEN e.compressed = 0 AND ${w.sql} THEN bm25(episodes_fts, 1.0, 0.5) END AS fts_rank
+              FROM episodes_fts CROSS JOIN episodes e ON e.rid = episodes_fts.rowid
+              WHERE episodes_fts MATCH ? ORDER BY episodes_fts.rowid DESC LIMIT ?)
+           WHERE fts_rank IS NOT NULL ORDER BY fts_rank LIMIT ?`,
+          [...w.params, match, window, limit],
         )
         .map(({ fts_rank, ...r }) => ({ row: toScoreRow(r), rank: fts_rank }));
     },
