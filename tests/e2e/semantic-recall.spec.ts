@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../fixtures/fake-openai-server';
-import { call, configureModel, open } from './helpers';
+import { call, configureModel, open, waitForEngine } from './helpers';
 
 /**
  * Issue 18: the Settings "embedding model" makes recall meaning-based, end to end in Chromium — the jobs worker fills
@@ -82,8 +82,16 @@ test.describe('issue 18 meaning-based recall', () => {
     await expect(page.getByTestId('embedding-status')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
     const embeddedTexts = () => server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/embeddings').flatMap((r) => (r.body as { input?: string[] }).input ?? []);
 
+    // Typing starts once the page's engine knows the embedding model (a page typed into earlier asks once it does).
+    const knowsModel = async () => {
+      await waitForEngine(page);
+      await expect
+        .poll(() => page.evaluate(() => (globalThis as { engram?: { connection: { embeddings: { model: string | null } | null } } }).engram?.connection.embeddings?.model ?? null))
+        .toBe('nomic-embed-text');
+    };
     const question = 'When did I adopt my dog from the shelter?';
     await page.goto('/recall');
+    await knowsModel();
     await page.getByTestId('recall-search').pressSequentially(question, { delay: 5 });
     // Typing paused: the question went to the endpoint before anything was asked.
     await expect.poll(() => embeddedTexts().filter((t) => t === question).length, { timeout: 10_000 }).toBe(1);
@@ -94,6 +102,7 @@ test.describe('issue 18 meaning-based recall', () => {
 
     // The chat composer: the message being typed is embedded as its context build will recall it (message + selection).
     await page.goto(`/chat?session=${encodeURIComponent(s.id)}`);
+    await knowsModel();
     const message = 'Is the rescue pup still sleeping all day?';
     await page.getByTestId('composer').pressSequentially(message, { delay: 5 });
     await expect.poll(() => embeddedTexts().filter((t) => t.startsWith(message)).length, { timeout: 10_000 }).toBe(1);

@@ -11,12 +11,21 @@ describe('the question is embedded while it is typed (issue 18)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  function setup(status: EmbeddingStatus | null, as: 'ask' | 'message' = 'message') {
+  function setup(initial: EmbeddingStatus | null, as: 'ask' | 'message' = 'message') {
     const calls: { method: string; input: unknown }[] = [];
+    let status = initial;
     const engine = { call: async (method: string, input: unknown) => (calls.push({ method, input }), ok({ state: 'embedded' })) } as unknown as EngineCaller;
     const preparer = createQuestionPreparer({ engine: () => engine, embeddings: () => status, as });
-    return { calls, preparer };
+    return { calls, preparer, set: (next: EmbeddingStatus | null) => (status = next) };
   }
+
+  it('typed before the engine knew the embedding model, asked once typing pauses and it does', async () => {
+    const { calls, preparer, set } = setup(null, 'ask');
+    preparer.typed('my dog');
+    set(on);
+    await vi.advanceTimersByTimeAsync(PREPARE_PAUSE_MS);
+    expect(calls).toEqual([{ method: 'embeddings.prepare', input: { text: 'my dog', as: 'ask' } }]);
+  });
 
   it('asks once typing pauses, with the text as it will be sent, and not again for the same text', async () => {
     const { calls, preparer } = setup(on);

@@ -27,12 +27,12 @@ export function createQuestionPreparer(deps: {
     /** The text as it would be sent now; embedded after a pause in typing. */
     typed(text: string): void {
       cancel();
-      const model = deps.embeddings()?.model;
-      if (!model || !text.trim() || text === last) return;
+      if (!text.trim() || text === last) return;
       timer = setTimeout(() => {
         timer = null;
+        // Read when typing pauses, not at the keystroke: the page may be typed into before the engine is up.
         const engine = deps.engine();
-        if (!engine) return;
+        if (!engine || !deps.embeddings()?.model) return;
         last = text;
         // Best effort: a failure only means the recall asks the endpoint itself, as it would have.
         void engine.call('embeddings.prepare', { text, as: deps.as }).then((res) => {
