@@ -21,7 +21,7 @@ import type { BenchApi } from './page';
 import { serveStatic, type FakeEmbeddings } from './serve';
 import type { VectorsReport } from './vectors';
 import { workerHeap } from './worker-heap';
-import type { LaneProfile, VectorsResult, VectorsSize } from './vectors-report';
+import { workerBytesPerVector, type LaneProfile, type VectorsResult, type VectorsSize } from './vectors-report';
 import type { SemanticTiming } from '../../src/lib/domain/recall/types';
 
 const r = (s: LatencySummary): LatencySummary => ({ n: s.n, p50: round(s.p50), p95: round(s.p95), p99: round(s.p99), mean: round(s.mean), max: round(s.max) });
@@ -118,6 +118,7 @@ export async function runVectorsMode(opts: {
       'recall: recall.search (limit 5) over the corpus queries, alternately lexical only (no embedding model configured) and with the meaning lane, every question asked twice in a row; "meaning" = first ask, which embeds the question through the harness server\'s /v1/embeddings (answers at once, loopback); "cached" = the repeat, the question\'s vector cached (the engine\'s own cost); the lexical repeat is its pair',
       'store: message.append one at a time; lexical = before any vector exists, no embedding model; with vectors = after every turn has its vector, while a background loop embeds the new turns as they arrive (batches of 32, as the embeddings job)',
       'bytes per vector: system.status dbBytes after the fill − before, ÷ vectors stored',
+      'worker memory at the end, over CDP after a forced GC: V8 used heap, ArrayBuffer backing stores, and every WebAssembly.Memory the worker holds (Runtime.queryObjects, wasm-memory.ts: the vector-search worker\'s rows live in the dot kernel\'s memory, counted by neither of the others); vector-search worker bytes per vector = the three ÷ vectors stored',
       'first meaning recall: the first recall.search with the lane on after the fill, asked again every 100 ms while it answers degraded \'index-loading\' (the index loads in the background from the database\'s open and follows the fill); the time until it is on',
     ],
     elapsed_ms: Math.round(performance.now() - t0),
@@ -153,9 +154,15 @@ export async function runVectorsMode(opts: {
         const [dbHeap, vecHeap] = [await heapOf('db.worker'), await heapOf('vectors.worker')];
         const heap = { db_worker: dbHeap?.jsHeapUsed ?? null, vectors_worker: vecHeap?.jsHeapUsed ?? null };
         const buffers = { db_worker: dbHeap?.backingStorage ?? null, vectors_worker: vecHeap?.backingStorage ?? null };
-        const row = { ...sizeOf(size, report, fake.requests - requestsBefore), js_heap_used: heap, array_buffers: buffers };
+        // The vector rows live in the dot kernel's wasm memory: neither the JS heap nor the ArrayBuffers count it.
+        const wasm = { db_worker: dbHeap?.wasmMemory ?? null, vectors_worker: vecHeap?.wasmMemory ?? null };
+        const base = sizeOf(size, report, fake.requests - requestsBefore);
+        const perVector = workerBytesPerVector({ jsHeap: heap.vectors_worker, arrayBuffers: buffers.vectors_worker, wasm: wasm.vectors_worker }, base.vectors_stored);
+        const row = { ...base, js_heap_used: heap, array_buffers: buffers, wasm_memory: wasm, vectors_worker_bytes_per_vector: perVector };
         const mb = (b: number | null) => (b === null ? '—' : `${(b / 2 ** 20).toFixed(1)} MB`);
-        opts.log(`  JS heap used + ArrayBuffers: DB worker ${mb(heap.db_worker)} + ${mb(buffers.db_worker)}, vector-search worker ${mb(heap.vectors_worker)} + ${mb(buffers.vectors_worker)}`);
+        opts.log(
+          `  JS heap used + ArrayBuffers + wasm memory: DB worker ${mb(heap.db_worker)} + ${mb(buffers.db_worker)} + ${mb(wasm.db_worker)}, vector-search worker ${mb(heap.vectors_worker)} + ${mb(buffers.vectors_worker)} + ${mb(wasm.vectors_worker)} (${perVector ?? '—'} B per vector)`,
+        );
         out.push(row);
         const lp = row.lane_profile;
         if (lp) opts.log(`  lane p95 (first asks): lexical lanes ${lp.first.lexical_ms.p95} ms, embedding ${lp.first.embed_ms?.p95 ?? '—'} ms, search ${lp.first.search_ms.p95} ms, lane ${lp.first.lane_ms.p95} ms, waited ${lp.first.wait_ms.p95} ms; cached: search ${lp.cached.search_ms.p95}, waited ${lp.cached.wait_ms.p95} ms`);

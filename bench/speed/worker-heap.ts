@@ -1,16 +1,20 @@
 import type { CDPSession } from '@playwright/test';
+import { wasmMemoryBytes, type ProtocolSend } from './wasm-memory';
 
 /**
  * The DB worker's JS heap. `performance.memory` does not exist in a worker, so V8's used/total heap comes over the
  * Chrome DevTools Protocol: a browser-level CDP session attaches to the worker target in non-flat mode (Playwright
- * keeps the flat one) and calls Runtime.getHeapUsage after HeapProfiler.collectGarbage. sqlite-wasm's own figures
- * come from the worker itself (DbWorkerApi.sqliteMemory, engine/store/sqlite-memory.ts).
+ * keeps the flat one) and calls Runtime.getHeapUsage after HeapProfiler.collectGarbage, then sums the worker's
+ * WebAssembly memories (wasm-memory.ts: neither heap nor ArrayBuffers count them). sqlite-wasm's own figures come
+ * from the worker itself (DbWorkerApi.sqliteMemory, engine/store/sqlite-memory.ts).
  */
 export interface WorkerHeap {
   jsHeapUsed: number;
   jsHeapTotal: number;
   /** ArrayBuffer backing stores (typed arrays live outside the JS heap), when the browser reports them. */
   backingStorage?: number;
+  /** Every WebAssembly.Memory the worker holds (bytes; null when it could not be read). */
+  wasmMemory: number | null;
 }
 
 interface Message {
@@ -34,13 +38,13 @@ export async function workerHeap(browser: CDPSession, urlIncludes: string): Prom
     if (m.id !== undefined) pending.get(m.id)?.(m);
   };
   browser.on('Target.receivedMessageFromTarget' as never, onMessage as never);
-  const send = async (method: string): Promise<Record<string, unknown>> => {
+  const send: ProtocolSend = async (method, params = {}) => {
     const id = nextId++;
     const answer = new Promise<Message>((resolve, reject) => {
       pending.set(id, resolve);
       setTimeout(() => reject(new Error(`${method}: no answer in ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS).unref();
     });
-    await browser.send('Target.sendMessageToTarget' as never, { sessionId, message: JSON.stringify({ id, method, params: {} }) } as never);
+    await browser.send('Target.sendMessageToTarget' as never, { sessionId, message: JSON.stringify({ id, method, params }) } as never);
     const m = await answer.finally(() => pending.delete(id));
     if (m.error) throw new Error(`${method}: ${m.error.message}`);
     return m.result ?? {};
@@ -48,7 +52,13 @@ export async function workerHeap(browser: CDPSession, urlIncludes: string): Prom
   try {
     await send('HeapProfiler.collectGarbage');
     const usage = (await send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number; backingStorageSize?: number };
-    return { jsHeapUsed: usage.usedSize, jsHeapTotal: usage.totalSize, ...(usage.backingStorageSize !== undefined ? { backingStorage: usage.backingStorageSize } : {}) };
+    const wasm = await wasmMemoryBytes(send);
+    return {
+      jsHeapUsed: usage.usedSize,
+      jsHeapTotal: usage.totalSize,
+      ...(usage.backingStorageSize !== undefined ? { backingStorage: usage.backingStorageSize } : {}),
+      wasmMemory: wasm?.bytes ?? null,
+    };
   } finally {
     browser.off('Target.receivedMessageFromTarget' as never, onMessage as never);
     await browser.send('Target.detachFromTarget', { sessionId } as never).catch(() => undefined);
