@@ -42,8 +42,8 @@ export interface VectorsSize {
   /** Their ArrayBuffer backing stores (bytes; where the vectors' typed arrays live, outside the JS heap). */
   array_buffers?: { db_worker: number | null; vectors_worker: number | null };
   /**
-   * Every WebAssembly.Memory each worker holds (bytes, wasm-memory.ts; absent in older results): sqlite-wasm's heap in
-   * the DB worker, the dot kernel's rows in the vector-search worker — counted by neither figure above.
+   * Every WebAssembly.Memory each worker holds (bytes, wasm-memory.ts; absent in older results): the dot kernel's rows
+   * in the vector-search worker, counted by neither figure above. The DB worker's is not read (null, worker-heap.ts).
    */
   wasm_memory?: { db_worker: number | null; vectors_worker: number | null };
   /** The vector-search worker's JS heap + ArrayBuffers + wasm memory ÷ the vectors stored (null: a figure is missing). */

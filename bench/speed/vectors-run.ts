@@ -118,7 +118,7 @@ export async function runVectorsMode(opts: {
       'recall: recall.search (limit 5) over the corpus queries, alternately lexical only (no embedding model configured) and with the meaning lane, every question asked twice in a row; "meaning" = first ask, which embeds the question through the harness server\'s /v1/embeddings (answers at once, loopback); "cached" = the repeat, the question\'s vector cached (the engine\'s own cost); the lexical repeat is its pair',
       'store: message.append one at a time; lexical = before any vector exists, no embedding model; with vectors = after every turn has its vector, while a background loop embeds the new turns as they arrive (batches of 32, as the embeddings job)',
       'bytes per vector: system.status dbBytes after the fill − before, ÷ vectors stored',
-      'worker memory at the end, over CDP after a forced GC: V8 used heap, ArrayBuffer backing stores, and every WebAssembly.Memory the worker holds (Runtime.queryObjects, wasm-memory.ts: the vector-search worker\'s rows live in the dot kernel\'s memory, counted by neither of the others); vector-search worker bytes per vector = the three ÷ vectors stored',
+      'worker memory at the end, over CDP after a forced GC: V8 used heap, ArrayBuffer backing stores, and every WebAssembly.Memory the worker holds (Runtime.queryObjects, wasm-memory.ts: the vector-search worker\'s rows live in the dot kernel\'s memory, counted by neither of the others; not read in the DB worker, where queryObjects does not answer — its sqlite-wasm memory is the default run\'s worker_heap.wasm_memory); vector-search worker bytes per vector = the three ÷ vectors stored',
       'first meaning recall: the first recall.search with the lane on after the fill, asked again every 100 ms while it answers degraded \'index-loading\' (the index loads in the background from the database\'s open and follows the fill); the time until it is on',
     ],
     elapsed_ms: Math.round(performance.now() - t0),
@@ -150,8 +150,15 @@ export async function runVectorsMode(opts: {
         const report = await page.evaluate((a) => (window as unknown as Bench).engramBench.vectors(a), args);
         // What each worker holds now (every vector loaded, recall and the store blocks done): V8's used heap after a GC.
         const cdp = await context.browser()?.newBrowserCDPSession().catch(() => null);
-        const heapOf = async (name: string) => (cdp ? await workerHeap(cdp, name).catch((e: Error) => (opts.log(`  ${name} heap: ${e.message}`), null)) : null);
-        const [dbHeap, vecHeap] = [await heapOf('db.worker'), await heapOf('vectors.worker')];
+        const heapOf = async (name: string, wasm: boolean) => {
+          const h = cdp ? await workerHeap(cdp, name, { wasm }).catch((e: Error) => (opts.log(`  ${name} heap: ${e.message}`), null)) : null;
+          if (cdp && !h) opts.log(`  ${name} heap: not read (no such worker?)`);
+          if (h?.wasmError) opts.log(`  ${name} wasm memory: ${h.wasmError}`);
+          return h;
+        };
+        // The vector-search worker first: its figures are the ones the vectors mode is about.
+        const vecHeap = await heapOf('vectors.worker', true);
+        const dbHeap = await heapOf('db.worker', false);
         const heap = { db_worker: dbHeap?.jsHeapUsed ?? null, vectors_worker: vecHeap?.jsHeapUsed ?? null };
         const buffers = { db_worker: dbHeap?.backingStorage ?? null, vectors_worker: vecHeap?.backingStorage ?? null };
         // The vector rows live in the dot kernel's wasm memory: neither the JS heap nor the ArrayBuffers count it.

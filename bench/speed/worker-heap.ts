@@ -13,8 +13,9 @@ export interface WorkerHeap {
   jsHeapTotal: number;
   /** ArrayBuffer backing stores (typed arrays live outside the JS heap), when the browser reports them. */
   backingStorage?: number;
-  /** Every WebAssembly.Memory the worker holds (bytes; null when it could not be read). */
+  /** Every WebAssembly.Memory the worker holds (bytes; null when it could not be read: `wasmError` says why). */
   wasmMemory: number | null;
+  wasmError?: string;
 }
 
 interface Message {
@@ -25,7 +26,12 @@ interface Message {
 
 const CALL_TIMEOUT_MS = 15_000;
 
-export async function workerHeap(browser: CDPSession, urlIncludes: string): Promise<WorkerHeap | null> {
+/**
+ * `wasm`: also sum the worker's WebAssembly memories. Asked of the vector-search worker only: in the DB worker
+ * Runtime.queryObjects has not answered within the timeout in any run so far (sqlite-wasm's memory is read there by
+ * the worker itself instead: DbWorkerApi.sqliteMemory).
+ */
+export async function workerHeap(browser: CDPSession, urlIncludes: string, opts: { wasm?: boolean } = {}): Promise<WorkerHeap | null> {
   const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] };
   const target = targetInfos.find((t) => t.type === 'worker' && t.url.includes(urlIncludes));
   if (!target) return null;
@@ -52,13 +58,15 @@ export async function workerHeap(browser: CDPSession, urlIncludes: string): Prom
   try {
     await send('HeapProfiler.collectGarbage');
     const usage = (await send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number; backingStorageSize?: number };
-    const wasm = await wasmMemoryBytes(send);
-    return {
-      jsHeapUsed: usage.usedSize,
-      jsHeapTotal: usage.totalSize,
-      ...(usage.backingStorageSize !== undefined ? { backingStorage: usage.backingStorageSize } : {}),
-      wasmMemory: wasm?.bytes ?? null,
-    };
+    const heap = { jsHeapUsed: usage.usedSize, jsHeapTotal: usage.totalSize, ...(usage.backingStorageSize !== undefined ? { backingStorage: usage.backingStorageSize } : {}) };
+    if (!opts.wasm) return { ...heap, wasmMemory: null };
+    // The heap figures stand on their own when the wasm memories cannot be read.
+    try {
+      const wasm = await wasmMemoryBytes(send);
+      return { ...heap, wasmMemory: wasm?.bytes ?? null, ...(wasm ? {} : { wasmError: 'no WebAssembly in the worker' }) };
+    } catch (err) {
+      return { ...heap, wasmMemory: null, wasmError: err instanceof Error ? err.message : String(err) };
+    }
   } finally {
     browser.off('Target.receivedMessageFromTarget' as never, onMessage as never);
     await browser.send('Target.detachFromTarget', { sessionId } as never).catch(() => undefined);
