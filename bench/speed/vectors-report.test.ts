@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { machineInfo } from '../lib/machine';
 import { summarize } from '../lib/stats';
 import { fakeVectorOfId, fakeVectorOfText } from './fake-vectors';
-import { vectorsSection, type VectorsResult, type VectorsSize } from './vectors-report';
+import { vectorsSection, workerBytesPerVector, type VectorsResult, type VectorsSize } from './vectors-report';
 
 const lat = (ms: number) => summarize([ms, ms, ms]);
 
@@ -56,6 +56,24 @@ describe('speed harness vectors mode: the latest.md section (issue 18 goals)', (
     expect(text).toMatch(/embedded while typed.*×1\.15.*met/);
     expect(text).not.toMatch(/embedded while typed.*not met/);
     expect(vectorsSection(result({ lexical: 10, meaning: 20, cached: 11, bytes: 450 })).join('\n')).not.toContain('while typed');
+  });
+});
+
+describe('speed harness vectors mode: the vector-search worker\'s memory', () => {
+  const MB = 2 ** 20;
+  it('counts the wasm memory with the JS heap and ArrayBuffers, per vector, and says so in latest.md', () => {
+    // 100,000 vectors at 384 dims: ≈ 36.6 MiB of rows in the kernel's wasm memory beside 3 + 8 MiB of JS.
+    expect(workerBytesPerVector({ jsHeap: 3 * MB, arrayBuffers: 8 * MB, wasm: 38_404_096 }, 100_000)).toBe(499.4);
+    expect(workerBytesPerVector({ jsHeap: 3 * MB, arrayBuffers: 8 * MB, wasm: null }, 100_000)).toBeNull();
+    const r = result({ lexical: 10, meaning: 11, cached: 10.5, bytes: 450 });
+    const heaps = { js_heap_used: { db_worker: 8 * MB, vectors_worker: 3 * MB }, array_buffers: { db_worker: 1 * MB, vectors_worker: 8 * MB } };
+    r.sizes[0] = { ...(r.sizes[0] as VectorsSize), ...heaps, wasm_memory: { db_worker: 20 * MB, vectors_worker: 36.6 * MB }, vectors_worker_bytes_per_vector: 499.4 };
+    const text = vectorsSection(r).join('\n');
+    expect(text).toContain('+ ArrayBuffers + wasm memory: DB worker 8.0 MB + 1.0 MB + 20.0 MB, vector-search worker 3.0 MB + 8.0 MB + 36.6 MB — 499.4 B per vector');
+    // An older result without the wasm reading keeps its old line.
+    const old = result({ lexical: 10, meaning: 11, cached: 10.5, bytes: 450 });
+    old.sizes[0] = { ...(old.sizes[0] as VectorsSize), ...heaps };
+    expect(vectorsSection(old).join('\n')).toContain('+ ArrayBuffers: DB worker 8.0 MB + 1.0 MB, vector-search worker 3.0 MB + 8.0 MB.');
   });
 });
 

@@ -41,6 +41,20 @@ export interface VectorsSize {
   js_heap_used?: { db_worker: number | null; vectors_worker: number | null };
   /** Their ArrayBuffer backing stores (bytes; where the vectors' typed arrays live, outside the JS heap). */
   array_buffers?: { db_worker: number | null; vectors_worker: number | null };
+  /**
+   * Every WebAssembly.Memory each worker holds (bytes, wasm-memory.ts; absent in older results): the dot kernel's rows
+   * in the vector-search worker, counted by neither figure above. The DB worker's is not read (null, worker-heap.ts).
+   */
+  wasm_memory?: { db_worker: number | null; vectors_worker: number | null };
+  /** The vector-search worker's JS heap + ArrayBuffers + wasm memory ÷ the vectors stored (null: a figure is missing). */
+  vectors_worker_bytes_per_vector?: number | null;
+}
+
+/** A worker's whole memory (JS heap + ArrayBuffers + wasm) ÷ the vectors it holds; null when a part was not read. */
+export function workerBytesPerVector(parts: { jsHeap: number | null; arrayBuffers: number | null; wasm: number | null }, vectors: number): number | null {
+  const { jsHeap, arrayBuffers, wasm } = parts;
+  if (jsHeap === null || arrayBuffers === null || wasm === null || vectors <= 0) return null;
+  return Math.round(((jsHeap + arrayBuffers + wasm) / vectors) * 10) / 10;
 }
 
 export interface LaneProfile {
@@ -96,7 +110,7 @@ export function vectorsSection(v: VectorsResult): string[] {
       ),
       '',
       ...laneLines(s),
-      ...(s.js_heap_used ? [`JS heap used at the end (after a GC) + ArrayBuffers: DB worker ${mb(s.js_heap_used.db_worker)} + ${mb(s.array_buffers?.db_worker ?? null)}, vector-search worker ${mb(s.js_heap_used.vectors_worker)} + ${mb(s.array_buffers?.vectors_worker ?? null)}.`, ''] : []),
+      ...(s.js_heap_used ? [memoryLine(s), ''] : []),
       `Lane state over the meaning asks: ${Object.entries(s.meaning_states).map(([k, n]) => `${k} ${n}`).join(', ')}; endpoint requests ${s.endpoint_requests}; mean results ${s.mean_results.lexical} lexical, ${s.mean_results.meaning} with meaning; ${s.embedded_during_store} new turns embedded while the second store block ran.`,
       '',
     );
@@ -120,6 +134,18 @@ function laneLines(s: VectorsSize): string[] {
     ),
     '',
   ];
+}
+
+/** What each worker holds at the end: JS heap + ArrayBuffers (+ wasm memory, in results that read it). */
+function memoryLine(s: VectorsSize): string {
+  const heap = s.js_heap_used as NonNullable<VectorsSize['js_heap_used']>;
+  const w = s.wasm_memory;
+  const of = (k: 'db_worker' | 'vectors_worker') => `${mb(heap[k])} + ${mb(s.array_buffers?.[k] ?? null)}${w ? ` + ${mb(w[k])}` : ''}`;
+  const perVector = s.vectors_worker_bytes_per_vector;
+  return [
+    `JS heap used at the end (after a GC) + ArrayBuffers${w ? ' + wasm memory' : ''}: DB worker ${of('db_worker')}, vector-search worker ${of('vectors_worker')}`,
+    perVector !== undefined && perVector !== null ? ` — ${perVector} B per vector in the vector-search worker.` : '.',
+  ].join('');
 }
 
 const mb = (bytes: number | null) => (bytes === null ? '—' : `${(bytes / 2 ** 20).toFixed(1)} MB`);

@@ -21,7 +21,7 @@ import type { BenchApi } from './page';
 import { serveStatic, type FakeEmbeddings } from './serve';
 import type { VectorsReport } from './vectors';
 import { workerHeap } from './worker-heap';
-import type { LaneProfile, VectorsResult, VectorsSize } from './vectors-report';
+import { workerBytesPerVector, type LaneProfile, type VectorsResult, type VectorsSize } from './vectors-report';
 import type { SemanticTiming } from '../../src/lib/domain/recall/types';
 
 const r = (s: LatencySummary): LatencySummary => ({ n: s.n, p50: round(s.p50), p95: round(s.p95), p99: round(s.p99), mean: round(s.mean), max: round(s.max) });
@@ -118,6 +118,7 @@ export async function runVectorsMode(opts: {
       'recall: recall.search (limit 5) over the corpus queries, alternately lexical only (no embedding model configured) and with the meaning lane, every question asked twice in a row; "meaning" = first ask, which embeds the question through the harness server\'s /v1/embeddings (answers at once, loopback); "cached" = the repeat, the question\'s vector cached (the engine\'s own cost); the lexical repeat is its pair',
       'store: message.append one at a time; lexical = before any vector exists, no embedding model; with vectors = after every turn has its vector, while a background loop embeds the new turns as they arrive (batches of 32, as the embeddings job)',
       'bytes per vector: system.status dbBytes after the fill − before, ÷ vectors stored',
+      'worker memory at the end, over CDP after a forced GC: V8 used heap, ArrayBuffer backing stores, and every WebAssembly.Memory the worker holds (Runtime.queryObjects, wasm-memory.ts: the vector-search worker\'s rows live in the dot kernel\'s memory, counted by neither of the others; not read in the DB worker, where queryObjects does not answer — its sqlite-wasm memory is the default run\'s worker_heap.wasm_memory); vector-search worker bytes per vector = the three ÷ vectors stored',
       'first meaning recall: the first recall.search with the lane on after the fill, asked again every 100 ms while it answers degraded \'index-loading\' (the index loads in the background from the database\'s open and follows the fill); the time until it is on',
     ],
     elapsed_ms: Math.round(performance.now() - t0),
@@ -149,13 +150,26 @@ export async function runVectorsMode(opts: {
         const report = await page.evaluate((a) => (window as unknown as Bench).engramBench.vectors(a), args);
         // What each worker holds now (every vector loaded, recall and the store blocks done): V8's used heap after a GC.
         const cdp = await context.browser()?.newBrowserCDPSession().catch(() => null);
-        const heapOf = async (name: string) => (cdp ? await workerHeap(cdp, name).catch((e: Error) => (opts.log(`  ${name} heap: ${e.message}`), null)) : null);
-        const [dbHeap, vecHeap] = [await heapOf('db.worker'), await heapOf('vectors.worker')];
+        const heapOf = async (name: string, wasm: boolean) => {
+          const h = cdp ? await workerHeap(cdp, name, { wasm }).catch((e: Error) => (opts.log(`  ${name} heap: ${e.message}`), null)) : null;
+          if (cdp && !h) opts.log(`  ${name} heap: not read (no such worker?)`);
+          if (h?.wasmError) opts.log(`  ${name} wasm memory: ${h.wasmError}`);
+          return h;
+        };
+        // The vector-search worker first: its figures are the ones the vectors mode is about.
+        const vecHeap = await heapOf('vectors.worker', true);
+        const dbHeap = await heapOf('db.worker', false);
         const heap = { db_worker: dbHeap?.jsHeapUsed ?? null, vectors_worker: vecHeap?.jsHeapUsed ?? null };
         const buffers = { db_worker: dbHeap?.backingStorage ?? null, vectors_worker: vecHeap?.backingStorage ?? null };
-        const row = { ...sizeOf(size, report, fake.requests - requestsBefore), js_heap_used: heap, array_buffers: buffers };
+        // The vector rows live in the dot kernel's wasm memory: neither the JS heap nor the ArrayBuffers count it.
+        const wasm = { db_worker: dbHeap?.wasmMemory ?? null, vectors_worker: vecHeap?.wasmMemory ?? null };
+        const base = sizeOf(size, report, fake.requests - requestsBefore);
+        const perVector = workerBytesPerVector({ jsHeap: heap.vectors_worker, arrayBuffers: buffers.vectors_worker, wasm: wasm.vectors_worker }, base.vectors_stored);
+        const row = { ...base, js_heap_used: heap, array_buffers: buffers, wasm_memory: wasm, vectors_worker_bytes_per_vector: perVector };
         const mb = (b: number | null) => (b === null ? '—' : `${(b / 2 ** 20).toFixed(1)} MB`);
-        opts.log(`  JS heap used + ArrayBuffers: DB worker ${mb(heap.db_worker)} + ${mb(buffers.db_worker)}, vector-search worker ${mb(heap.vectors_worker)} + ${mb(buffers.vectors_worker)}`);
+        opts.log(
+          `  JS heap used + ArrayBuffers + wasm memory: DB worker ${mb(heap.db_worker)} + ${mb(buffers.db_worker)} + ${mb(wasm.db_worker)}, vector-search worker ${mb(heap.vectors_worker)} + ${mb(buffers.vectors_worker)} + ${mb(wasm.vectors_worker)} (${perVector ?? '—'} B per vector)`,
+        );
         out.push(row);
         const lp = row.lane_profile;
         if (lp) opts.log(`  lane p95 (first asks): lexical lanes ${lp.first.lexical_ms.p95} ms, embedding ${lp.first.embed_ms?.p95 ?? '—'} ms, search ${lp.first.search_ms.p95} ms, lane ${lp.first.lane_ms.p95} ms, waited ${lp.first.wait_ms.p95} ms; cached: search ${lp.cached.search_ms.p95}, waited ${lp.cached.wait_ms.p95} ms`);

@@ -57,3 +57,26 @@ export async function sendChat(page: Page, text: string): Promise<void> {
   await box.fill(text);
   await box.press('Enter');
 }
+
+/** The Write page with a new project and one chapter holding `text`, saved. */
+export async function newProjectWithChapter(page: Page, text: string, project = '科幻短篇'): Promise<void> {
+  await page.goto('/write');
+  await waitForEngine(page);
+  await page.getByTestId('project-create').click();
+  await page.getByTestId('project-name').fill(project);
+  await page.getByTestId('project-name-submit').click();
+  await page.getByTestId('document-create').click();
+  await page.getByTestId('editor').fill(text);
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved', { timeout: 10_000 });
+}
+
+/** Selects the first occurrence of `needle` in the chapter, as a person dragging over it would. */
+export async function select(page: Page, needle: string): Promise<void> {
+  await page.getByTestId('editor').evaluate((el, n) => {
+    const ta = el as HTMLTextAreaElement;
+    const start = ta.value.indexOf(n);
+    ta.focus();
+    ta.setSelectionRange(start, start + n.length);
+    ta.dispatchEvent(new Event('select', { bubbles: true }));
+  }, needle);
+}

@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi, type RecordedRequest, type ScriptedReply } from '../fixtures/fake-openai-server';
-import { call, configureModel, waitForEngine } from './helpers';
+import { call, configureModel, newProjectWithChapter, select, waitForEngine } from './helpers';
 
 const FIGHTS = [
   '他一拳砸向对方的脸。对方侧身闪开，反手拔出短刀。刀锋划过他的手臂，血溅了出来。',
@@ -34,16 +34,6 @@ function script(versions: string[]): (req: RecordedRequest) => ScriptedReply {
   };
 }
 
-async function select(page: Page, needle: string): Promise<void> {
-  await page.getByTestId('editor').evaluate((el, n) => {
-    const ta = el as HTMLTextAreaElement;
-    const start = ta.value.indexOf(n);
-    ta.focus();
-    ta.setSelectionRange(start, start + n.length);
-    ta.dispatchEvent(new Event('select', { bubbles: true }));
-  }, needle);
-}
-
 async function continueOn(page: Page, fight: string): Promise<void> {
   await select(page, fight);
   await page.getByTestId('skill-continue').click();
@@ -64,14 +54,7 @@ test.describe('seed 003 learning loop (Chinese, scripted model)', () => {
   test('write, choose, accept, rewrite, reject, undo → update preferences → the learned rule, its episodes and history → in the next run', async ({ page }) => {
     test.setTimeout(180_000);
     await configureModel(page, { baseUrl: server.url, model: 'test-model' });
-    await page.goto('/write');
-    await waitForEngine(page);
-    await page.getByTestId('project-create').click();
-    await page.getByTestId('project-name').fill('长夜');
-    await page.getByTestId('project-name-submit').click();
-    await page.getByTestId('document-create').click();
-    await page.getByTestId('editor').fill(FIGHTS.join('\n\n'));
-    await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved', { timeout: 10_000 });
+    await newProjectWithChapter(page, FIGHTS.join('\n\n'), '长夜');
 
     // 1. Two versions: the short one is chosen over the long one.
     await continueOn(page, FIGHTS[0] as string);

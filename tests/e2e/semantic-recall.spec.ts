@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../fixtures/fake-openai-server';
-import { call, configureModel, open, waitForEngine } from './helpers';
+import { call, configureModel, newProjectWithChapter, open, select, waitForEngine } from './helpers';
 
 /**
  * Issue 18: the Settings "embedding model" makes recall meaning-based, end to end in Chromium — the jobs worker fills
@@ -106,5 +106,36 @@ test.describe('issue 18 meaning-based recall', () => {
     const message = 'Is the rescue pup still sleeping all day?';
     await page.getByTestId('composer').pressSequentially(message, { delay: 5 });
     await expect.poll(() => embeddedTexts().filter((t) => t.startsWith(message)).length, { timeout: 10_000 }).toBe(1);
+  });
+
+  test('the Write page embeds what a skill run recalls by while the selection rests: the run sends nothing more to the endpoint', async ({ page }) => {
+    await open(page, '/chat');
+    await call(page, 'memory.create', { content: 'Mara has been afraid of dogs since childhood.' });
+    await configureModel(page, { baseUrl: server.url, model: 'test-model' });
+    await page.getByTestId('model-embedding').fill('nomic-embed-text');
+    await page.getByTestId('model-save').click();
+    await expect(page.getByTestId('embedding-status')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+    const embeddedTexts = () => server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/embeddings').flatMap((r) => (r.body as { input?: string[] }).input ?? []);
+
+    const selected = 'Mara fed the little pup from the rescue';
+    await newProjectWithChapter(page, `The rain had not stopped for days. ${selected} and watched the road.`);
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as { engram?: { connection: { embeddings: { model: string | null } | null } } }).engram?.connection.embeddings?.model ?? null))
+      .toBe('nomic-embed-text');
+    // A skill's context build recalls memories by its message and the selected text (context.build's query).
+    const forSelection = () => embeddedTexts().filter((t) => t.endsWith(`\n${selected}`));
+    await select(page, selected);
+    // The selection rests: what continue and consistency-check would recall by (their default messages) is embedded, once each.
+    await expect.poll(() => forSelection().length, { timeout: 10_000 }).toBe(2);
+    expect(new Set(forSelection()).size).toBe(2);
+    const before = embeddedTexts().length;
+
+    await page.getByTestId('skill-consistency-check').click();
+    await expect(page.getByTestId('skill-output')).toBeVisible({ timeout: 15_000 });
+    // The run found the memory by its question's vector, already cached: no second request for that text, nor any other.
+    expect(forSelection()).toHaveLength(2);
+    expect(embeddedTexts()).toHaveLength(before);
+    const chat = server.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)?.body as { messages: { content: string }[] };
+    expect(JSON.stringify(chat.messages)).toContain('afraid of dogs');
   });
 });

@@ -1,27 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../fixtures/fake-openai-server';
-import { configureModel, open, waitForEngine } from './helpers';
-
-async function newProjectWithChapter(page: Page, text: string): Promise<void> {
-  await page.goto('/write');
-  await waitForEngine(page);
-  await page.getByTestId('project-create').click();
-  await page.getByTestId('project-name').fill('科幻短篇');
-  await page.getByTestId('project-name-submit').click();
-  await page.getByTestId('document-create').click();
-  await page.getByTestId('editor').fill(text);
-  await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved', { timeout: 10_000 });
-}
-
-async function select(page: Page, needle: string): Promise<void> {
-  await page.getByTestId('editor').evaluate((el, n) => {
-    const ta = el as HTMLTextAreaElement;
-    const start = ta.value.indexOf(n);
-    ta.focus();
-    ta.setSelectionRange(start, start + n.length);
-    ta.dispatchEvent(new Event('select', { bubbles: true }));
-  }, needle);
-}
+import { configureModel, newProjectWithChapter, open, select, waitForEngine } from './helpers';
 
 test.describe('issue 5 context engine: write, skills and the inspector', () => {
   let server: FakeOpenAi;

@@ -30,5 +30,6 @@ export function browserWriteDeps(): WriteDeps {
     locale: () => i18n.locale,
     now: Date.now,
     kickDistill: () => void connection.jobsApi?.kick('distill').catch(() => undefined),
+    embeddings: () => (connection.ready ? connection.embeddings : null),
   };
 }

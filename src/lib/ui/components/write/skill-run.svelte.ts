@@ -1,8 +1,10 @@
+import { isRequested } from '../../../domain/context';
 import { classifyOutcome, type ImplicitSignal } from '../../../domain/episodes/signals';
 import type { ModelSettings } from '../../../domain/llm/settings';
 import type { Generation } from '../../../engine/client/generation-run';
 import type { ContextBuildResult, SkillInfo } from '../../../engine/context/types';
 import type { Input } from '../../../engine/protocol/contract';
+import { createQuestionPreparer } from '../../app/question-preparer';
 import type { EditorState } from './editor-state.svelte';
 import { applyModeOf, applyResult, revertResult, selectionForContext, splitSelection, type ApplyMode, type Selection } from './selection';
 import { recordOutcome } from './skill-outcome';
@@ -15,6 +17,11 @@ export type RunPhase = 'idle' | 'building' | 'streaming' | 'review';
 export const UNDO_WINDOW_MS = 30_000;
 /** 003 "AI 返回 3 个候选方案": the review offers up to this many versions of one run. */
 export const MAX_CANDIDATES = 3;
+/**
+ * The most selected text `embeddings.prepare` takes. The engine recalls by far less of it (context.build's
+ * contextQuery keeps the message and the selection's first 4,000 characters), so the text embedded is the run's.
+ */
+const PREPARE_SELECTION_CHARS = 100_000;
 
 export interface PendingResult {
   runId: string;
@@ -75,11 +82,14 @@ export class SkillRunner {
   #built: ContextBuildResult | null = null;
   /** Records still on their way (the writer never waits for them; tests and page exits can). */
   #pending = new Set<Promise<void>>();
+  /** Embeds what a run would recall by while the selection and instruction rest (issue 18). */
+  #preparer: ReturnType<typeof createQuestionPreparer>;
 
   constructor(deps: WriteDeps, host: { editor: EditorState; projectId: () => string | null }) {
     this.#deps = deps;
     this.#editor = host.editor;
     this.#projectId = host.projectId;
+    this.#preparer = createQuestionPreparer({ engine: () => deps.engine, embeddings: () => deps.embeddings?.() ?? null, as: 'message' });
   }
 
   get busy(): boolean {
@@ -110,6 +120,20 @@ export class SkillRunner {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }
 
+  /**
+   * The selection or the instruction changed (issue 18): once they rest, what each skill that recalls memories would
+   * recall by if it ran now — its message (the instruction, else its default) with the selected text, as
+   * context.build joins them — is embedded ahead, so the run finds the question's vector cached instead of waiting
+   * for the embedding endpoint. Only with an embedding model (and the engine sends it only to one on this device).
+   */
+  prepare(opts: { start: number; end: number; defaultMessage: (skillId: string) => string }): void {
+    if (this.busy || !this.#editor.documentId) return this.#preparer.cancel();
+    const sel = splitSelection(this.#editor.content, opts.start, opts.end);
+    const selectionText = selectionForContext(sel).text.slice(0, PREPARE_SELECTION_CHARS);
+    const recalling = this.writingSkills.filter((s) => recallsMemories(s) && !(s.needsSelection && sel.text.trim() === ''));
+    this.#preparer.prepare(recalling.map((s) => ({ text: this.#message(opts.defaultMessage(s.id)), selectionText })));
+  }
+
   /** Runs a skill on [start, end) of the open document; `message` is the instruction or the skill's default. */
   async run(opts: { skillId: string; start: number; end: number; defaultMessage: string }): Promise<void> {
     const documentId = this.#editor.documentId;
@@ -117,18 +141,19 @@ export class SkillRunner {
     if (this.busy || !documentId || !skill) return;
     const sel = splitSelection(this.#editor.content, opts.start, opts.end);
     if (skill.needsSelection && sel.text.trim() === '') return;
+    // The run embeds its own question now: a preparation still waiting for its pause would ask a second time.
+    this.#preparer.cancel();
     this.#reset();
     this.phase = 'building';
     const settings = await this.#deps.settings();
     const projectId = this.#projectId();
-    const typed = this.instruction.trim();
     const version = await this.#generate(settings, {
       build: {
         skillId: skill.id,
         documentId,
         ...(projectId ? { projectId } : {}),
-        message: typed || opts.defaultMessage,
-        typed: typed !== '',
+        message: this.#message(opts.defaultMessage),
+        typed: this.instruction.trim() !== '',
         selection: selectionForContext(sel),
       },
     });
@@ -218,6 +243,11 @@ export class SkillRunner {
     void this.#deps.engine.call('writingMemory.end', { documentId });
   }
 
+  /** A run's message: the instruction typed, else the skill's default. */
+  #message(defaultMessage: string): string {
+    return this.instruction.trim() || defaultMessage;
+  }
+
   #refs(from: number, to: number): { documentId: string; from: number; to: number }[] {
     const documentId = this.#editor.documentId;
     return documentId ? [{ documentId, from, to }] : [];
@@ -296,6 +326,12 @@ export class SkillRunner {
     this.current = 0;
     this.#built = null;
   }
+}
+
+/** Whether a skill's context build recalls memories (the only lane of a skill run that embeds its question). */
+function recallsMemories(skill: SkillInfo): boolean {
+  const memories = skill.contextRules.memories;
+  return isRequested(skill.contextRules, 'memories') && !(typeof memories === 'object' && memories.topN === 0);
 }
 
 function explicit(comment: string): { explicit?: string } {

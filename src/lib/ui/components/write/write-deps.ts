@@ -6,6 +6,7 @@ import type { EngineCaller } from '../../../engine/client/caller';
 import type { ModelSettings } from '../../../domain/llm/settings';
 import type { ModelProvider } from '../../../domain/llm/types';
 import type { ErrorCode } from '../../../domain/errors';
+import type { EmbeddingStatus } from '../../../engine/embeddings/types';
 
 export interface DraftRecord {
   text: string;
@@ -31,6 +32,11 @@ export interface WriteDeps {
   saveDelayMs?: number;
   /** Asks the jobs worker to look at distillation now (the engine said one is due, 003 批量触发). */
   kickDistill?: () => void;
+  /**
+   * Meaning-based recall as the page knows it (null while the engine is not up; absent: never asked). With an
+   * embedding model, the text a skill run will recall by is embedded while the selection and instruction rest.
+   */
+  embeddings?: () => EmbeddingStatus | null;
 }
 
 export const draftId = (documentId: string) => `write:${documentId}`;
