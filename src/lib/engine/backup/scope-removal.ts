@@ -1,6 +1,7 @@
 import type { ExportScope, TableName } from '../../domain/backup';
 import type { SqlDriver, SqlParams } from '../store/driver';
-import { REGISTRY, registryEntry, type EngineTable, type Sel } from './registry';
+import { REGISTRY, type EngineTable, type Sel } from './registry';
+import { ownPredicate } from './scope-slices';
 
 /**
  * Replace's removal of the rows a scope owns, in bounded steps (issue 16: it was one DELETE per table in one
@@ -44,14 +45,11 @@ type Key = unknown[];
 
 /** The SQL condition "the scope owns this row of `table`" (live, per row); null: the scope owns none. */
 export function ownsRow(table: TableName, scope: ExportScope): string | null {
+  // Everything goes in a replace of everything (not only what an export of it takes: every setting too).
   if (scope.kind === 'all') return '1';
-  const own = registryEntry(table).own[scope.kind];
-  if (!own) return null;
-  const sel: Sel = (outer, parent, column) => {
-    const parentOwns = ownsRow(parent, scope);
-    return parentOwns === null ? '0' : `EXISTS (SELECT 1 FROM ${parent} WHERE ${parent}.${column} = ${table}.${outer} AND ${parentOwns})`;
-  };
-  return `(${own(sel)})`;
+  const sel: Sel = (outer, parent, column) => `EXISTS (SELECT 1 FROM ${parent} WHERE ${parent}.${column} = ${table}.${outer} AND ${ownsRow(parent, scope) ?? '0'})`;
+  const owns = ownPredicate(table, scope, sel);
+  return owns === '0' ? null : owns;
 }
 
 const keyColumns = (e: EngineTable): readonly string[] => (e.spec.withoutRowid ? e.spec.key : ['rowid']);
