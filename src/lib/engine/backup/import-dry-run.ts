@@ -167,35 +167,9 @@ export function createDryRunTarget(driver: SqlDriver): ImportTarget {
             for (const r of rows) o.gone.add(e.spec.withoutRowid ? keyOf(e.spec, toFileRow(e.spec, r)) : String(r.__rowid));
           },
         });
-      // Everything goes: a table a step, counted, and hidden from later lookups at once.
-      const children = [...REGISTRY].reverse();
-      const removed: Partial<Record<TableName, number>> = {};
-      let at = 0;
-      let rowsDone = 0;
-      return {
-        step() {
-          const e = children[at++];
-          if (!e) return false;
-          const n = driver.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${e.spec.name}`)?.n ?? 0;
-          removed[e.spec.name] = n;
-          rowsDone += n;
-          overlay(e).allGone = true;
-          return at < children.length;
-        },
-        get rowsDone() {
-          return rowsDone;
-        },
-        get totalRows() {
-          return rowsDone;
-        },
-        get examined() {
-          return at;
-        },
-        get phase() {
-          return children[at]?.spec.name ?? 'done';
-        },
-        removed,
-      };
+      // Everything goes: counted a page a step, and every table hidden from later lookups (the rows come after).
+      for (const e of REGISTRY) overlay(e).allGone = true;
+      return startScopeRemoval(driver, scope, { countOnly: true });
     },
   };
 }

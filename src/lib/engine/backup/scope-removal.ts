@@ -89,6 +89,8 @@ export function startScopeRemoval(
     visit?: (e: EngineTable, rows: Record<string, unknown>[]) => void;
     /** Count the rows first (the apply's progress); the preview does not. */
     count?: boolean;
+    /** Only count them (a preview of a replace of everything: every row is gone, none needs listing). */
+    countOnly?: boolean;
     pageRows?: number;
     countPageRows?: number;
   } = {},
@@ -103,7 +105,8 @@ export function startScopeRemoval(
     return Object.keys(all).length ? (all as SqlParams) : undefined;
   };
   const removed: Partial<Record<TableName, number>> = {};
-  let stage: 'count' | 'remove' | 'done' = opts.count ? 'count' : 'remove';
+  const countedBy: Partial<Record<TableName, number>> = {};
+  let stage: 'count' | 'remove' | 'done' = opts.count || opts.countOnly ? 'count' : 'remove';
   let at = 0;
   let after: Key | null = null;
   let rowsDone = 0;
@@ -122,7 +125,9 @@ export function startScopeRemoval(
     const cond = `${where} AND ${owns}`;
     if (stage === 'count') {
       const sql = `SELECT COUNT(*) AS n FROM ${name} WHERE ${cond}`;
-      counted += driver.get<{ n: number }>(sql, withScope(sql, bind))?.n ?? 0;
+      const n = driver.get<{ n: number }>(sql, withScope(sql, bind))?.n ?? 0;
+      countedBy[name] = (countedBy[name] ?? 0) + n;
+      counted += n;
     } else if (opts.visit) {
       const sql = `SELECT ${e.spec.withoutRowid ? '-1 AS __rowid, *' : 'rowid AS __rowid'} FROM ${name} WHERE ${cond}`;
       const rows = driver.all<Record<string, unknown>>(sql, withScope(sql, bind));
@@ -146,14 +151,14 @@ export function startScopeRemoval(
       // The table is done: the next one, or the next stage.
       after = null;
       if (at + 1 < tables.length) at++;
-      else if (stage === 'count') {
+      else if (stage === 'count' && !opts.countOnly) {
         stage = 'remove';
         at = 0;
       } else stage = 'done';
       return stage !== 'done';
     },
     get rowsDone() {
-      return rowsDone;
+      return opts.countOnly ? counted : rowsDone;
     },
     get totalRows() {
       return Math.max(counted, rowsDone);
@@ -164,6 +169,6 @@ export function startScopeRemoval(
     get phase() {
       return stage === 'remove' ? (tables[at]?.e.spec.name ?? 'done') : stage;
     },
-    removed,
+    removed: opts.countOnly ? countedBy : removed,
   };
 }
