@@ -81,6 +81,16 @@ async function setUp() {
   return { b, filled, imports, preview, before, fts, other, otherBefore, bigLeft, perSlice, progressSeen, apply, failIf: (f: () => boolean) => (failWhen = f) };
 }
 
+/** The import's files written, its journal gone, and the database as it was when the file was exported: the file's rows, the rest untouched. */
+async function expectTheFile(t: Awaited<ReturnType<typeof setUp>>) {
+  await t.imports.applyFiles(t.preview.token);
+  expect(readImportJournal(t.b.driver)).toBeNull();
+  expect(t.bigLeft()).toBe(0);
+  expect(t.other()).toEqual(t.otherBefore);
+  expect(await dumpDatabase(t.b)).toEqual(t.before);
+  expect(ftsDigest(t.b.driver)).toEqual(t.fts);
+}
+
 const removedTotal = (tables: Record<string, { removed: number }>) => Object.values(tables).reduce((n, c) => n + c.removed, 0);
 
 describe('a replace import removes its scope in bounded slices (issue 16)', () => {
@@ -108,11 +118,7 @@ describe('a replace import removes its scope in bounded slices (issue 16)', () =
     expect(firstRows).toBeGreaterThan(t.progressSeen.indexOf(removal.at(-1) as ImportProgress));
     expect(t.progressSeen[firstRows]?.removal).toEqual({ rowsDone: inScope, totalRows: inScope });
 
-    await t.imports.applyFiles(t.preview.token);
-    expect(t.bigLeft()).toBe(0);
-    expect(t.other()).toEqual(t.otherBefore);
-    expect(await dumpDatabase(t.b)).toEqual(t.before);
-    expect(ftsDigest(t.b.driver)).toEqual(t.fts);
+    await expectTheFile(t);
   }, 120_000);
 
   it('a removal cut short resumes when the file is applied again: the file once, the scope removed once, the rest untouched', async () => {
@@ -131,12 +137,7 @@ describe('a replace import removes its scope in bounded slices (issue 16)', () =
     expect(again.resumed).toBe(true);
     // Only what the first apply left was removed this time.
     expect(again.tables.messages.removed).toBeLessThan(t.preview.tables.messages.removed);
-    await t.imports.applyFiles(t.preview.token);
-    expect(readImportJournal(t.b.driver)).toBeNull();
-    expect(t.bigLeft()).toBe(0);
-    expect(t.other()).toEqual(t.otherBefore);
-    expect(await dumpDatabase(t.b)).toEqual(t.before);
-    expect(ftsDigest(t.b.driver)).toEqual(t.fts);
+    await expectTheFile(t);
   }, 120_000);
 
   it('a journal whose removal committed (as the one-step removal wrote it) is resumed without removing again', async () => {
@@ -149,8 +150,6 @@ describe('a replace import removes its scope in bounded slices (issue 16)', () =
     const again = await t.apply();
     expect(again.resumed).toBe(true);
     expect(removedTotal(again.tables)).toBe(0);
-    await t.imports.applyFiles(t.preview.token);
-    expect(await dumpDatabase(t.b)).toEqual(t.before);
-    expect(ftsDigest(t.b.driver)).toEqual(t.fts);
+    await expectTheFile(t);
   }, 120_000);
 });
