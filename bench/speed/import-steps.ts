@@ -6,7 +6,10 @@
  * foreground call would have waited. The three longest gaps of each phase are broken down into the statements
  * that ran inside them (and the JavaScript between them).
  *
- *   npx tsx bench/speed/import-steps.ts [--turns 100000] [--memories 10000] [--db /tmp/import-steps.db] [--apply no]
+ * With `--mode replace` the file (an export of everything) replaces the whole store: its apply first removes the
+ * store's `--turns` turns and every other row (issue 16: that removal was one slice, one transaction).
+ *
+ *   npx tsx bench/speed/import-steps.ts [--turns 100000] [--memories 10000] [--db /tmp/import-steps.db] [--apply no] [--mode merge|replace]
  */
 import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
@@ -25,6 +28,8 @@ const turns = Number(arg('turns', '100000'));
 const memories = Number(arg('memories', '10000'));
 const path = arg('db', '/tmp/import-steps.db');
 const filePath = `${path}.memories-${memories}.json`;
+const mode = arg('mode', 'merge');
+if (mode !== 'merge' && mode !== 'replace') throw new Error(`--mode: merge or replace, not ${mode}`);
 
 await filledSnapshot(path, turns);
 if (!existsSync(filePath)) await writeMemoryBackup(filePath, { seed: 42, count: memories });
@@ -116,15 +121,15 @@ const svc = createImportService({
   previewSlices: { onSlice: () => void (counting ||= performance.now()) },
 });
 const blob = new Blob([readFileSync(filePath)], { type: 'application/json' });
-console.log(`store ${turns} turns, file ${memories} memories (${(blob.size / 2 ** 20).toFixed(1)} MB)`);
+console.log(`store ${turns} turns, file ${memories} memories (${(blob.size / 2 ** 20).toFixed(1)} MB), ${mode}`);
 let token = '';
 await watched('import preview', async () => {
   const t0 = performance.now();
-  token = (await svc.preview({ file: blob, mode: 'merge' })).token;
+  token = (await svc.preview({ file: blob, mode })).token;
   console.log(`  (reading the file ${(counting - t0).toFixed(0)} ms, then counting ${(performance.now() - counting).toFixed(0)} ms)`);
 });
 if (arg('apply', 'yes') !== 'no') await watched('import apply', async () => {
-  const two = svc.apply(token, 'merge');
+  const two = svc.apply(token, mode);
   const written = driver.transaction(() => two.write());
   await two.then(written);
 });

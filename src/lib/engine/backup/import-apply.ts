@@ -18,7 +18,7 @@ import { createDryRunTarget, type ImportTarget } from './import-dry-run';
 import { REGISTRY, type EngineTable } from './registry';
 import { toSqlValue } from './row-codec';
 import { createRowLookup, type LocalRow } from './row-lookup';
-import { selectScope } from './scope-selection';
+import { startScopeRemoval, type ScopeRemoval } from './scope-removal';
 
 /**
  * Writes a validated export into the database — synchronously, inside the caller's transaction, so it
@@ -31,7 +31,8 @@ import { selectScope } from './scope-selection';
  *
  * A row kept as it was because of a conflict keeps the rows that hang off it too (a conflicting
  * conversation does not take the file's messages). Replace first deletes the rows the file's scope
- * owns (everything, a project, a conversation), then writes the file with the file winning.
+ * owns (everything, a project, a conversation) a page a step (scope-removal.ts), then writes the file with the
+ * file winning.
  *
  * `startImport` does the same a few rows at a time (`step`), so that a large file is applied in short
  * transactions with the worker free in between (issue 16, import-service.ts); `applyImport` runs it to the end
@@ -62,8 +63,13 @@ export interface ImportRun {
   readonly totalRows: number;
   /** Replace's removal of the scope's rows is done (a resumed run must not remove what it already wrote). */
   readonly removed: boolean;
-  /** What the next step does: 'removal', the table whose rows it writes, or 'done' (runInSlices' phase). */
+  /**
+   * What the next step does: `removal:…` (counting, or the table it removes from), the table whose rows it writes, or
+   * 'done' (runInSlices' phase: a slice ends where it changes).
+   */
   readonly phase: string;
+  /** Replace's removal: rows removed so far of those in scope (null for a merge). */
+  readonly removal: { rowsDone: number; totalRows: number; examined: number; done: boolean } | null;
   report(): ApplyReport;
 }
 
@@ -195,10 +201,14 @@ export function startImport(
   let next = 0;
   let rowsDone = 0;
   let forceConflict: boolean | null = null;
+  let removal: ScopeRemoval | null = null;
 
   function step(maxRows = ROWS_PER_STEP): boolean {
     if (!removed) {
-      target.removeScope(file.scope, counts);
+      // A page a step (scope-removal.ts); the rows are written once the whole removal is done.
+      removal ??= target.startRemoval(file.scope);
+      if (removal.step()) return true;
+      for (const [name, n] of Object.entries(removal.removed)) counts[name as TableName].removed = n;
       removed = true;
       return true;
     }
@@ -234,7 +244,10 @@ export function startImport(
       return removed;
     },
     get phase() {
-      return removed ? (REGISTRY[table]?.spec.name ?? 'done') : 'removal';
+      return removed ? (REGISTRY[table]?.spec.name ?? 'done') : `removal:${removal?.phase ?? 'start'}`;
+    },
+    get removal() {
+      return mode === 'replace' ? { rowsDone: removal?.rowsDone ?? 0, totalRows: removal?.totalRows ?? 0, examined: removal?.examined ?? 0, done: removed } : null;
     },
     report: () => ({ mode, tables: counts, conflicts, conflictsTotal, clearProjects }),
   };
@@ -280,24 +293,6 @@ function databaseTarget(driver: SqlDriver): ImportTarget {
       if (e.clears) driver.run(`DELETE FROM ${e.clears.table} WHERE ${e.clears.column} = ?`, [local.rowid]);
       if (e.fts) writeFtsRow(driver, e.fts, { rowid: local.rowid, row, replace: true });
     },
-    removeScope: (scope, counts) => removeScope(driver, scope, counts),
+    startRemoval: (scope) => startScopeRemoval(driver, scope, { count: true }),
   };
-}
-
-/** Replace: the rows the scope owns go first, children before parents (no closure: a conversation's project stays). */
-function removeScope(driver: SqlDriver, scope: ExportScope, counts: Record<TableName, TableCounts>): void {
-  const children = [...REGISTRY].reverse();
-  if (scope.kind === 'all') {
-    for (const { spec } of children) counts[spec.name].removed = driver.run(`DELETE FROM ${spec.name}`).changes;
-    return;
-  }
-  const selection = selectScope(driver, scope);
-  try {
-    for (const { spec } of children) {
-      const sql = `DELETE FROM ${spec.name} WHERE ${selection.filter(spec.name)}`;
-      counts[spec.name].removed = driver.run(sql, selection.params(sql)).changes;
-    }
-  } finally {
-    selection.drop();
-  }
 }

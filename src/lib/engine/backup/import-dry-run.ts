@@ -1,9 +1,9 @@
-import { keyOf, type ExportScope, type Row, type TableCounts, type TableName } from '../../domain/backup';
+import { keyOf, type ExportScope, type Row, type TableName } from '../../domain/backup';
 import type { SqlDriver } from '../store/driver';
 import { REGISTRY, registryEntry, type EngineTable } from './registry';
 import { toFileRow } from './row-codec';
 import { createRowLookup, type LocalRow, type RowLookup } from './row-lookup';
-import { selectScope } from './scope-selection';
+import { startScopeRemoval, type ScopeRemoval } from './scope-removal';
 
 /**
  * What an import would write, without writing (issue 16: the preview used to run the whole apply in one
@@ -12,7 +12,7 @@ import { selectScope } from './scope-selection';
  *
  *   lookup ── the database's rows, minus those the import removed or rewrote, plus those it wrote (this overlay)
  *   insert / update ── into the overlay, with the rowid SQLite would give (max + 1, or the kept id)
- *   removeScope ── replace's removal: counted, and hidden from later lookups
+ *   startRemoval ── replace's removal, a page a step: counted, and hidden from later lookups
  *
  * Nothing is written to the database, so the preview can stop between any two steps and let other calls run;
  * import-preview.test.ts checks its counts equal a real apply's on several files and databases.
@@ -21,7 +21,8 @@ export interface ImportTarget {
   lookup: RowLookup;
   insert(e: EngineTable, row: Row, keepId: boolean): number;
   update(e: EngineTable, local: LocalRow, row: Row): void;
-  removeScope(scope: ExportScope, counts: Record<TableName, TableCounts>): void;
+  /** Replace's removal of the scope's rows, in bounded steps (scope-removal.ts). */
+  startRemoval(scope: ExportScope): ScopeRemoval;
 }
 
 interface Overlay {
@@ -157,28 +158,18 @@ export function createDryRunTarget(driver: SqlDriver): ImportTarget {
         child.goneBy.values.add(local.rowid);
       }
     },
-    removeScope(scope, counts) {
-      const children = [...REGISTRY].reverse();
-      if (scope.kind === 'all') {
-        for (const e of children) {
-          counts[e.spec.name].removed = driver.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${e.spec.name}`)?.n ?? 0;
-          overlay(e).allGone = true;
-        }
-        return;
-      }
-      const selection = selectScope(driver, scope);
-      try {
-        for (const e of children) {
-          // Only the identities: a rowid, or the key of a WITHOUT ROWID row.
-          const sql = `SELECT ${e.spec.withoutRowid ? '-1 AS __rowid, *' : 'rowid AS __rowid'} FROM ${e.spec.name} WHERE ${selection.filter(e.spec.name)}`;
-          const o = overlay(e);
-          const rows = driver.all<Record<string, unknown>>(sql, selection.params(sql));
-          for (const r of rows) o.gone.add(e.spec.withoutRowid ? keyOf(e.spec, toFileRow(e.spec, r)) : String(r.__rowid));
-          counts[e.spec.name].removed = rows.length;
-        }
-      } finally {
-        selection.drop();
-      }
+    startRemoval(scope) {
+      if (scope.kind !== 'all')
+        return startScopeRemoval(driver, scope, {
+          visit(e, rows) {
+            // Only the identities: a rowid, or the key of a WITHOUT ROWID row.
+            const o = overlay(e);
+            for (const r of rows) o.gone.add(e.spec.withoutRowid ? keyOf(e.spec, toFileRow(e.spec, r)) : String(r.__rowid));
+          },
+        });
+      // Everything goes: counted a page a step, and every table hidden from later lookups (the rows come after).
+      for (const e of REGISTRY) overlay(e).allGone = true;
+      return startScopeRemoval(driver, scope, { countOnly: true });
     },
   };
 }

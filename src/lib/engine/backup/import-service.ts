@@ -73,6 +73,10 @@ export interface ImportProgress {
   state: 'previewing' | 'applying' | 'applied' | 'staged';
   rowsDone: number;
   totalRows: number;
+  /** While applying: a replace's removal of the scope's old rows (scope-removal.ts), then the file's rows. */
+  phase?: 'removal' | 'rows';
+  /** A replace being applied: the scope's old rows removed so far, of those counted before its removal began. */
+  removal?: { rowsDone: number; totalRows: number };
 }
 
 /** One bounded step of an import (backup.importStep): rows written so far; the result once done. */
@@ -89,7 +93,7 @@ interface Staged {
   /** An import being written in steps (importStep): where it stands. */
   stepping: { mode: ImportMode; run: ImportRun } | null;
   /** While importApply writes it. */
-  applying: { rowsDone: number; totalRows: number } | null;
+  applying: Omit<ImportProgress, 'state'> | null;
   /** While a preview counts what it would do. */
   previewing: { rowsDone: number; totalRows: number } | null;
 }
@@ -257,7 +261,14 @@ export function createImportService(deps: {
           const resumed = journal !== null && journal.key === key && journal.mode === mode && (journal.removed || journal.resumable === true);
           const skipRemoval = journal?.removed === true;
           const run = startImport(driver, s.file, mode, { skipRemoval, clearProjects: plan.clearProjects });
-          const progress = { rowsDone: 0, totalRows: run.totalRows };
+          const progress: Omit<ImportProgress, 'state'> = { rowsDone: 0, totalRows: run.totalRows };
+          const report = () => {
+            progress.rowsDone = run.rowsDone;
+            const { removal } = run;
+            progress.phase = removal && !removal.done ? 'removal' : 'rows';
+            if (removal) progress.removal = { rowsDone: removal.rowsDone, totalRows: removal.totalRows };
+          };
+          report();
           let journalRemoved = skipRemoval;
           s.applying = progress;
           // FTS5 merges in steps of their own, not inside the slices' COMMITs (fts-merge.ts).
@@ -288,7 +299,7 @@ export function createImportService(deps: {
                 return false;
               },
               onSlice: (_ms, timing) => {
-                progress.rowsDone = run.rowsDone;
+                report();
                 slow.note(timing);
               },
             });
@@ -335,9 +346,11 @@ export function createImportService(deps: {
         s.stepping = { mode, run: startImport(driver, s.file, mode, { clearProjects: plan.clearProjects }) };
       }
       const { run } = s.stepping;
-      const from = run.rowsDone;
+      // The work of a call: rows written, and rows a replace's removal looked at (its pages write no file row).
+      const work = () => run.rowsDone + (run.removal?.examined ?? 0);
+      const from = work();
       let more = true;
-      while (more && run.rowsDone - from < maxRows) more = run.step(maxRows - (run.rowsDone - from));
+      while (more && work() - from < maxRows) more = run.step(maxRows - (work() - from));
       if (more) return { done: false, rowsDone: run.rowsDone, rowsTotal: run.totalRows };
       const r = run.report();
       recordPendingFiles(driver, { token, report: plan.report, writes: plan.writes, deletes: plan.deletes });

@@ -11,8 +11,9 @@ import { FTS_INDEXES, type FtsIndex } from './fts-index';
  * Scope predicates are SQL conditions on the table's own columns. `$scope` is the project or session
  * id; `sel(outer, table, column)` is the condition "this row's `outer` column is the `column` of a `table` row
  * already selected", so a table can follow the rows of the tables before it (messages follow their sessions).
- * How it is written is the selection's business: `outer IN (SELECT …)` for a whole table at once
- * (scope-selection.ts), a correlated EXISTS for a page of rows (scope-slices.ts, issue 16).
+ * How it is written is the selection's business: a correlated EXISTS on the parent's captured rows for a page
+ * of rows (an export: scope-slices.ts, issue 16), or on the parent's own predicate (a replace's removal:
+ * scope-removal.ts).
  */
 export type ScopeKind = 'all' | 'project' | 'session';
 export type Sel = (outer: string, table: TableName, column: string) => string;

@@ -11,9 +11,9 @@ import type { ScopeSelection } from './scope-selection';
  *
  * Every step reads at most `pageRows` rows of one table in key order (rowid, or the primary key of WITHOUT
  * ROWID tables), so the caller can run steps until its time budget is spent and let other calls run between.
- * The rows captured are the ones the one-shot selection (scope-selection.ts) captures: the same ownership
- * predicates, parents first, then the closure children first — evaluated per row (a correlated EXISTS on the
- * parent's captured rowids) instead of against the whole parent selection, which no step could afford.
+ * The rows captured are those registry.ts's ownership predicates select, parents first, then the closure children
+ * first — evaluated per row (a correlated EXISTS on the parent's captured rowids) instead of against the whole
+ * parent selection, which no step could afford.
  * Rows added after the export began (a rowid above the table's largest at the start) are not in it.
  */
 export interface ScopeSteps {
@@ -32,7 +32,7 @@ const sizeExpr = (e: EngineTable) =>
 /** A row's JSON keys and punctuation (escapes aside): what a row costs beyond its values. */
 const perRowBytes = (e: EngineTable) => Object.keys(e.spec.columns).reduce((n, c) => n + c.length + 6, 2);
 
-function ownPredicate(table: TableName, scope: ExportScope, sel: Sel): string {
+export function ownPredicate(table: TableName, scope: ExportScope, sel: Sel): string {
   const predicate = registryEntry(table).own[scope.kind];
   return predicate ? `(${predicate(sel)})` : scope.kind === 'all' ? '1' : '0';
 }
@@ -165,7 +165,7 @@ export function sizeScope(
 let serial = 0;
 
 /**
- * The scope's rows captured into temp tables of rowids (as selectScope does), step by step: own rows parents
+ * The scope's rows captured into temp tables of rowids, step by step: own rows parents
  * first, the closure children first, then the count of every table. `selection` is usable once `step` is done.
  */
 export function selectScopeInSteps(
@@ -175,7 +175,6 @@ export function selectScopeInSteps(
   opts: { pageRows: number },
 ): ScopeSteps & { selection: ScopeSelection } {
   const n = ++serial;
-  // `bx`: not the one-shot selection's `bk` names, which an import preview may hold at the same time.
   const temp = (t: TableName) => `temp.bx${n}_${t}`;
   const created: TableName[] = [];
   const params = paramsFor(scope);

@@ -30,6 +30,19 @@ export type ApplyOutcome =
 /** How often the page asks how far an apply has come (it runs in slices in the DB worker, issue 16). */
 export const PROGRESS_EVERY_MS = 250;
 
+/** What the Apply button says while an apply runs: a replace's removal of the old rows first, then the file's rows. */
+export interface ShownProgress {
+  rowsDone: number;
+  totalRows: number;
+  removing: boolean;
+}
+
+export function shownProgress(p: ImportProgress): ShownProgress {
+  return p.phase === 'removal' && p.removal
+    ? { rowsDone: p.removal.rowsDone, totalRows: p.removal.totalRows, removing: true }
+    : { rowsDone: p.rowsDone, totalRows: p.totalRows, removing: false };
+}
+
 export async function applyPreviewed(
   engine: EngineCaller,
   preview: Pick<ImportPreview, 'token' | 'mode'>,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../../domain/errors';
 import type { EngineCaller } from '../../../engine/client/caller';
-import { applyPreviewed, PROGRESS_EVERY_MS } from './backup-import-flow';
+import { applyPreviewed, PROGRESS_EVERY_MS, shownProgress } from './backup-import-flow';
 
 /** Issue 16: an apply runs in slices in the DB worker; the page shows how far it is while it runs, and only then. */
 describe('import apply progress', () => {
@@ -30,5 +30,14 @@ describe('import apply progress', () => {
     await new Promise((r) => setTimeout(r, PROGRESS_EVERY_MS * 2));
     expect(seen).toHaveLength(after);
     expect(asked.at(-1)).toBe('backup.importFiles');
+  });
+
+  it("shows a replace's removal of the old rows while it runs, then the file's rows", () => {
+    const removing = { state: 'applying', rowsDone: 0, totalRows: 500, phase: 'removal', removal: { rowsDone: 120, totalRows: 900 } } as const;
+    expect(shownProgress(removing)).toEqual({ rowsDone: 120, totalRows: 900, removing: true });
+    const writing = { ...removing, rowsDone: 40, phase: 'rows', removal: { rowsDone: 900, totalRows: 900 } } as const;
+    expect(shownProgress(writing)).toEqual({ rowsDone: 40, totalRows: 500, removing: false });
+    // A merge (no removal), or an engine that does not say its phase: the rows.
+    expect(shownProgress({ state: 'applying', rowsDone: 7, totalRows: 10 })).toEqual({ rowsDone: 7, totalRows: 10, removing: false });
   });
 });

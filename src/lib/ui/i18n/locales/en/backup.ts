@@ -79,6 +79,7 @@ export const backup = {
     apply: 'Apply import',
     applying: 'Importing…',
     applyingProgress: 'Importing… {{done}} of {{total}} rows',
+    removingProgress: 'Replacing… {{done}} of {{total}} old rows removed',
     discard: 'Cancel',
     done: 'Imported: {{add}} added, {{update}} updated, {{skip}} unchanged, {{conflict}} kept as they were.',
     filesFailed: 'The database part was imported, but the project files were not. Try the import again to write them.',

@@ -80,6 +80,7 @@ export const backup: Messages<typeof en> = {
     apply: '执行导入',
     applying: '正在导入…',
     applyingProgress: '正在导入…已写入 {{done}} / {{total}} 行',
+    removingProgress: '正在替换…已移除旧数据 {{done}} / {{total}} 行',
     discard: '取消',
     done: '导入完成：新增 {{add}}，更新 {{update}}，不变 {{skip}}，保留原样 {{conflict}}。',
     filesFailed: '数据库部分已导入，但项目文件没有写入。请再导入一次以写入它们。',
