@@ -67,25 +67,25 @@ const projectWhere = (p: ProjectScope): { sql: string; params: string[] } =>
 export function createEpisodeRecallQuery(driver: SqlDriver) {
   return {
     /**
-     * bm25 (lower is better) of the best `limit` live (not compressed) episodes among the newest `window`
-     * full-text matches. Throws when the index fails (the caller degrades to the scene lane).
+     * bm25 (lower is better) of the best `limit` among the newest `window` full-text matches that are live (not
+     * compressed) episodes of the asked scope. Throws when the index fails (the caller degrades to the scene lane).
      */
     ranked(match: string, project: ProjectScope, limit: number, window = RANK_WINDOW): { row: EpisodeScoreRow; rank: number }[] {
       const w = projectWhere(project);
-      // One pass, newest first: the window is the first `window` matches walked by descending rowid (a lower bound
-      // `rowid >= ?` found by a second walk measured ~3× slower in FTS5 than walking the same rows with a LIMIT).
-      // The episode row is joined inside the walk (CROSS JOIN keeps the index outside: left to itself the planner
-      // scanned the project's episodes instead) so that bm25 is computed only for the window's rows that can be
-      // returned — the asked scope's live episodes; the other projects' and compressed matches still fill the window
-      // (the same rows and ranks as scoring all of them first, d21), they are just not scored.
+      // One pass, newest first: the window is the first `window` matches of the asked scope's live episodes walked by
+      // descending rowid (a lower bound `rowid >= ?` found by a second walk measured ~3× slower in FTS5 than walking
+      // the same rows with a LIMIT). The episode row is looked up by rowid inside the walk (CROSS JOIN keeps the
+      // index outside: left to itself the planner scanned the project's episodes instead) and the scope and
+      // `compressed = 0` are tested there, before the LIMIT counts the row: the other projects' and compressed
+      // matches are walked past, neither counted nor scored, so they cannot push a project's own matches out.
       return driver
         .all<Row & { fts_rank: number }>(
           `SELECT ${BARE}, fts_rank FROM
-             (SELECT ${COLUMNS}, CASE WHEN e.compressed = 0 AND ${w.sql} THEN bm25(episodes_fts, 1.0, 0.5) END AS fts_rank
+             (SELECT ${COLUMNS}, bm25(episodes_fts, 1.0, 0.5) AS fts_rank
               FROM episodes_fts CROSS JOIN episodes e ON e.rid = episodes_fts.rowid
-              WHERE episodes_fts MATCH ? ORDER BY episodes_fts.rowid DESC LIMIT ?)
-           WHERE fts_rank IS NOT NULL ORDER BY fts_rank LIMIT ?`,
-          [...w.params, match, window, limit],
+              WHERE episodes_fts MATCH ? AND e.compressed = 0 AND ${w.sql} ORDER BY episodes_fts.rowid DESC LIMIT ?)
+           ORDER BY fts_rank LIMIT ?`,
+          [match, ...w.params, window, limit],
         )
         .map(({ fts_rank, ...r }) => ({ row: toScoreRow(r), rank: fts_rank }));
     },
