@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createTestEngine, expectOk, type TestEngine } from '../testing';
-import { createEpisodeRecallQuery, RANK_WINDOW } from './episode-recall-query';
+import { createEpisodeRecallQuery, RANK_WINDOW, SET_PLAN_SHARE } from './episode-recall-query';
 import { loadSqlite3 } from './open-wasm';
 import { createEpisodeRepo } from './episode-repo';
 import { RECALL_QUERY_TERMS } from '../episodes/recall';
@@ -32,7 +32,7 @@ const rankedBefore = (t: TestEngine, match: string, projectId: string, limit: nu
     .map((r) => ({ id: r.id, rank: r.fts_rank }));
 
 /** How many times each statement ran (FTS5's own statements on its shadow tables too) while `f` ran. */
-async function countStatements<T>(t: TestEngine, f: () => T): Promise<{ out: T; runs: (pattern: RegExp) => number }> {
+async function countStatements<T>(t: TestEngine, f: () => T): Promise<{ out: T; runs: (pattern: RegExp) => number; seen: string[] }> {
   const sqlite3 = await loadSqlite3();
   // Not in the package's typings: sqlite3_trace_v2(db, mask, callback(type, ctx, stmt, sql) | 0, ctx).
   const capi = sqlite3.capi as unknown as {
@@ -48,14 +48,14 @@ async function countStatements<T>(t: TestEngine, f: () => T): Promise<{ out: T; 
   }, 0);
   try {
     const out = f();
-    return { out, runs: (pattern) => seen.filter((s) => pattern.test(s)).length };
+    return { out, runs: (pattern) => seen.filter((s) => pattern.test(s)).length, seen };
   } finally {
     capi.sqlite3_trace_v2(db, 0, 0, 0);
   }
 }
 
-const record = async (t: TestEngine, projectId: string, text: string) => {
-  const e = expectOk(await t.engine.call('episode.record', { skillId: 'continue', projectId, input: text, candidates: [text], selectedIndex: 0 })).episode;
+const record = async (t: TestEngine, projectId: string | null, text: string) => {
+  const e = expectOk(await t.engine.call('episode.record', { skillId: 'continue', ...(projectId === null ? {} : { projectId }), input: text, candidates: [text], selectedIndex: 0 })).episode;
   t.clock.advance(1_000);
   return e;
 };
@@ -97,33 +97,38 @@ describe('episode recall reads (store/episode-recall-query.ts)', () => {
     expect(everyProject).not.toContain(gone.id);
   });
 
-  it("a project's recall is the same with many other projects' matching episodes in the window, and exactly what scoring the whole window gave", async () => {
+  it("a project's recall is the same with many other projects' matching episodes among its own, and its window counts its own live matches only", async () => {
     const texts = ['the lighthouse keeper climbs the stairs', 'a storm over the lighthouse', 'the keeper mends the lamp at night', 'lighthouse lighthouse on the cliff', 'tea with the keeper'];
     const alone = await setup();
     for (const text of texts) await record(alone.t, alone.project.id, text);
     const crowded = await setup();
     const others = [];
     for (let i = 0; i < 12; i++) others.push(expectOk(await crowded.t.engine.call('project.create', { name: `other ${i}` })).id);
+    const mine = [];
     for (const [i, text] of texts.entries()) {
       // Before each of the project's episodes, three others' that match the same words (newer ones after it too).
       for (let k = 0; k < 3; k++) await record(crowded.t, others[(i * 3 + k) % others.length]!, `${['the', 'a', 'one'][k]} lighthouse keeper of project ${i}-${k}`);
-      await record(crowded.t, crowded.project.id, text);
+      mine.push((await record(crowded.t, crowded.project.id, text)).id);
     }
     for (let k = 0; k < 8; k++) await record(crowded.t, others[k]!, `the keeper of the lighthouse, later ${k}`);
+    // And a newer match of the project's own that is compressed (still in the text index, as after a reindex).
+    const gone = await record(crowded.t, crowded.project.id, 'the lighthouse keeper, compressed');
+    crowded.t.driver.run('UPDATE episodes SET compressed = 1 WHERE id = ?', [gone.id]);
     const q = { sceneType: 'narration' as const, text: 'lighthouse keeper' };
     const ids = async (s: Awaited<ReturnType<typeof setup>>) =>
       expectOk(await s.t.engine.call('episode.query', { projectId: s.project.id, ...q })).items.map((i) => texts.indexOf(i.episode.inputContext));
     const before = await ids(alone);
     expect(before.length).toBeGreaterThanOrEqual(3);
     expect(await ids(crowded)).toEqual(before);
-    // The ranks themselves: the same rows and bm25 values as the former statement, for whole and narrow windows.
     const recall = createEpisodeRecallQuery(crowded.t.driver);
-    for (const window of [RANK_WINDOW, 13, 5]) {
-      const now = recall.ranked('lighthouse OR keeper', crowded.project.id, 60, window).map((h) => ({ id: h.row.id, rank: h.rank }));
-      expect(now).toEqual(rankedBefore(crowded.t, 'lighthouse OR keeper', crowded.project.id, 60, window));
-    }
-    // The newest 13 matches hold 2 of the project's (eight later ones of other projects, then its last, three, its fourth).
-    expect(recall.ranked('lighthouse OR keeper', crowded.project.id, 60, 13)).toHaveLength(2);
+    const ranked = (window: number) => recall.ranked('lighthouse OR keeper', crowded.project.id, 60, window);
+    // The ranks are bm25 over the whole index, as the former statement gave them for the rows both windows hold.
+    expect(ranked(RANK_WINDOW).map((h) => ({ id: h.row.id, rank: h.rank }))).toEqual(rankedBefore(crowded.t, 'lighthouse OR keeper', crowded.project.id, 60));
+    // A window of 3 holds the project's 3 newest live matches — not the compressed one, not the other projects' 8
+    // newer ones (whose window of 13 held 2 of the project's, and of 5 none).
+    expect(ranked(3).map((h) => h.row.id).sort()).toEqual(mine.slice(2).sort());
+    expect(ranked(5).map((h) => h.row.id).sort()).toEqual([...mine].sort());
+    expect(rankedBefore(crowded.t, 'lighthouse OR keeper', crowded.project.id, 60, 5)).toEqual([]);
   });
 
   it("bm25 scores only the asked project's live matches in the window, not the other projects' or compressed ones (FTS5's size reads counted)", async () => {
@@ -146,6 +151,38 @@ describe('episode recall reads (store/episode-recall-query.ts)', () => {
     expect(former.runs(docsize)).toBe(24);
     // Every episode in scope (no project named): every live match is scored, the compressed one is not.
     expect((await countStatements(t, () => recall.ranked('lantern', undefined, 60))).runs(docsize)).toBe(23);
+  });
+
+  it("a small scope's walk tests matches against its set of live rids, a large one looks each row up: the same rows and ranks either way", async () => {
+    const { t, project, other } = await setup();
+    const big = [];
+    for (let i = 0; i < 12; i++) big.push(await record(t, other.id, `the lighthouse keeper of the big novel ${i}`));
+    const mine = [];
+    for (let i = 0; i < 3; i++) mine.push(await record(t, project.id, `a lighthouse in the small story ${i}`));
+    const none = await record(t, null, 'a lighthouse of no project');
+    t.driver.run('UPDATE episodes SET compressed = 1 WHERE id IN (?, ?)', [mine[0]!.id, big[11]!.id]);
+    const recall = createEpisodeRecallQuery(t.driver);
+    const setPlan = /IN \(SELECT s\.rid FROM episodes s WHERE s\.compressed = 0/;
+    // 3 and 1 of 16 episodes are under SET_PLAN_SHARE; 12 of 16 are not.
+    expect(3 / 16).toBeLessThan(SET_PLAN_SHARE);
+    for (const [scope, expected, plan] of [
+      [project.id, mine.slice(1), 'set'],
+      [null, [none], 'set'],
+      [other.id, big.slice(0, 11), 'row'],
+    ] as const) {
+      const chosen = await countStatements(t, () => recall.ranked('lighthouse', scope, 60));
+      expect(chosen.runs(setPlan)).toBe(plan === 'set' ? 1 : 0);
+      expect(chosen.out.map((h) => h.row.id).sort()).toEqual(expected.map((e) => e.id).sort());
+      for (const window of [RANK_WINDOW, 2]) {
+        const row = recall.ranked('lighthouse', scope, 60, window, 'row');
+        expect(row.length).toBe(Math.min(window, expected.length));
+        expect(recall.ranked('lighthouse', scope, 60, window, 'set')).toEqual(row);
+      }
+    }
+    // The set stays a filter on the newest-first walk: FTS5 walks by rowid descending, the set is read from an index.
+    const [sql] = (await countStatements(t, () => recall.ranked('lighthouse', project.id, 60))).seen.filter((s) => setPlan.test(s));
+    const plan = t.driver.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).map((r) => r.detail);
+    expect(plan).toEqual(expect.arrayContaining([expect.stringMatching(/^SCAN episodes_fts VIRTUAL TABLE INDEX 192:/), expect.stringMatching(/COVERING INDEX episodes_lifecycle/)]));
   });
 
   it('episode.query still returns whole episodes with why, read after scoring', async () => {

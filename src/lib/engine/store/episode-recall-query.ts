@@ -8,12 +8,17 @@ import type { SqlDriver } from './driver';
  * episodes/recall.ts RECALL_QUERY_TERMS), and reading whole rows (candidates, final text, JSON)
  * for ~100 candidates when 3–5 are returned was most of the rest. So:
  *
- *   - bm25 ranks only the newest RANK_WINDOW matches (a rowid range, as turn recall does at 100,000 turns,
- *     recall/turn-index.ts), walked newest first in the same statement that scores them;
- *     older matches are the ones recency (and decay) would rank down anyway;
+ *   - bm25 ranks only the newest RANK_WINDOW matches of the asked scope's live (not compressed) episodes, walked
+ *     newest first in the same statement that scores them (as turn recall bounds its ranking at 100,000 turns,
+ *     recall/turn-index.ts); older matches are the ones recency (and decay) would rank down anyway. The window
+ *     counts the scope's own matches: other projects' and compressed matches are walked past, so a small project
+ *     beside a big one still finds its own (until a22 they filled the window first and hid them). Its cost: the walk
+ *     is bounded by the scope's matches, not by the window — a project with few matches walks every match of the
+ *     index (WalkPlan says how that walk is kept cheap);
  *   - candidates are read as the few columns the score needs; the caller fetches its 3–5 winners whole.
  *
- * Each statement has one fixed SQL text per kind of project scope (the driver caches prepared statements by text).
+ * Each statement has one fixed SQL text per kind of project scope and walk plan (the driver caches prepared
+ * statements by text).
  */
 export const RANK_WINDOW = 500;
 
@@ -61,31 +66,58 @@ const toScoreRow = (r: Row): EpisodeScoreRow => ({
 export type ProjectScope = string | null | undefined;
 
 /** One fixed SQL text per kind of scope (so each uses episodes_project_scene when a project is named). */
-const projectWhere = (p: ProjectScope): { sql: string; params: string[] } =>
-  p === undefined ? { sql: '1', params: [] } : p === null ? { sql: 'e.project_id IS NULL', params: [] } : { sql: 'e.project_id = ?', params: [p] };
+const projectWhere = (p: ProjectScope, alias = 'e'): { sql: string; params: string[] } =>
+  p === undefined ? { sql: '1', params: [] } : p === null ? { sql: `${alias}.project_id IS NULL`, params: [] } : { sql: `${alias}.project_id = ?`, params: [p] };
+
+/**
+ * How the walk tells the asked scope's live matches from the rest. 'row': it looks each match's episode row up and
+ * tests it. 'set': the scope's live rids are read first from episodes_lifecycle (compressed, project_id), an index
+ * only, and each match is tested against that set; only the matches in it are looked up. Natively at 10,000
+ * episodes (CPU, alternately, the benchmark's queries): a scope with half of the episodes 'row' 4.7 vs 'set' 5.6 ms
+ * p50 (the set costs more to build than the lookups it saves), a quarter 4.8 vs 4.6, a tenth 6.3 vs 4.4, none of
+ * them 4.5 vs 1.7 — a small project beside a big one walks every match, and the lookups were most of that walk.
+ */
+export type WalkPlan = 'row' | 'set';
+/** Below this share of all episodes a scope's walk tests matches against its set of rids. */
+export const SET_PLAN_SHARE = 0.25;
 
 export function createEpisodeRecallQuery(driver: SqlDriver) {
+  /** 'set' for a scope under SET_PLAN_SHARE of all episodes (episode_counts, kept by triggers; compressed ones count too). */
+  const planFor = (project: ProjectScope): WalkPlan => {
+    if (project === undefined) return 'row';
+    const c = driver.get<{ mine: number | null; total: number }>(
+      'SELECT (SELECT n FROM episode_counts WHERE project_key = ?) AS mine, (SELECT total(n) FROM episode_counts) AS total',
+      [project ?? ''],
+    );
+    return c && c.total > 0 && (c.mine ?? 0) < SET_PLAN_SHARE * c.total ? 'set' : 'row';
+  };
   return {
     /**
-     * bm25 (lower is better) of the best `limit` live (not compressed) episodes among the newest `window`
-     * full-text matches. Throws when the index fails (the caller degrades to the scene lane).
+     * bm25 (lower is better) of the best `limit` among the newest `window` full-text matches that are live (not
+     * compressed) episodes of the asked scope. Throws when the index fails (the caller degrades to the scene lane).
      */
-    ranked(match: string, project: ProjectScope, limit: number, window = RANK_WINDOW): { row: EpisodeScoreRow; rank: number }[] {
+    ranked(match: string, project: ProjectScope, limit: number, window = RANK_WINDOW, plan: WalkPlan = planFor(project)): { row: EpisodeScoreRow; rank: number }[] {
       const w = projectWhere(project);
-      // One pass, newest first: the window is the first `window` matches walked by descending rowid (a lower bound
-      // `rowid >= ?` found by a second walk measured ~3× slower in FTS5 than walking the same rows with a LIMIT).
-      // The episode row is joined inside the walk (CROSS JOIN keeps the index outside: left to itself the planner
-      // scanned the project's episodes instead) so that bm25 is computed only for the window's rows that can be
-      // returned — the asked scope's live episodes; the other projects' and compressed matches still fill the window
-      // (the same rows and ranks as scoring all of them first, d21), they are just not scored.
+      const s = projectWhere(project, 's');
+      // One pass, newest first: the window is the first `window` matches of the asked scope's live episodes walked by
+      // descending rowid (a lower bound `rowid >= ?` found by a second walk measured ~3× slower in FTS5 than walking
+      // the same rows with a LIMIT). The scope and `compressed = 0` are tested inside the walk, before the LIMIT
+      // counts the row: the other projects' and compressed matches are walked past, neither counted nor scored, so
+      // they cannot push a project's own matches out. The episode row is looked up by rowid inside the walk (CROSS
+      // JOIN keeps the index outside: left to itself the planner scanned the project's episodes instead); with the
+      // 'set' plan only for the matches in the scope's set (`+` keeps the set a filter, not a rowid lookup per rid).
+      const filter =
+        plan === 'set'
+          ? { sql: `+episodes_fts.rowid IN (SELECT s.rid FROM episodes s WHERE s.compressed = 0 AND ${s.sql})`, params: s.params }
+          : { sql: `e.compressed = 0 AND ${w.sql}`, params: w.params };
       return driver
         .all<Row & { fts_rank: number }>(
           `SELECT ${BARE}, fts_rank FROM
-             (SELECT ${COLUMNS}, CASE WHEN e.compressed = 0 AND ${w.sql} THEN bm25(episodes_fts, 1.0, 0.5) END AS fts_rank
+             (SELECT ${COLUMNS}, bm25(episodes_fts, 1.0, 0.5) AS fts_rank
               FROM episodes_fts CROSS JOIN episodes e ON e.rid = episodes_fts.rowid
-              WHERE episodes_fts MATCH ? ORDER BY episodes_fts.rowid DESC LIMIT ?)
-           WHERE fts_rank IS NOT NULL ORDER BY fts_rank LIMIT ?`,
-          [...w.params, match, window, limit],
+              WHERE episodes_fts MATCH ? AND ${filter.sql} ORDER BY episodes_fts.rowid DESC LIMIT ?)
+           ORDER BY fts_rank LIMIT ?`,
+          [match, ...filter.params, window, limit],
         )
         .map(({ fts_rank, ...r }) => ({ row: toScoreRow(r), rank: fts_rank }));
     },
