@@ -61,6 +61,8 @@ export interface LifecycleLoadOptions {
   cleanupAt?: number;
   /** Writes before the clean-up probed without it (default: min(1,500, cleanupAt) — about as long as the clean-up runs). */
   baselineWrites?: number;
+  /** false: no clean-up at all, the baseline probe over every write (record-profile.ts profiles the foreground alone). */
+  cleanup?: boolean;
   setState?: (text: string) => void;
 }
 
@@ -160,6 +162,9 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
   }
   endBaseline();
   const baselineStall = await (baseline as Promise<StallReport> | null);
+  if (opts.cleanup === false) {
+    return { writes: ms['episode.record'].length, retrievals: ms['episode.query'].length, ms, duringCleanupMs: during, errors, calls, cleanup: { state: 'failed', error: 'not run' }, stall: null, baselineStall, baselineWrites: cleanupAt - baselineFrom, foregroundDuring, cleanupAtWrite: cleanupAt, cleanupStartedAt, wallMs: performance.now() - t0 };
+  }
   if (!cleanupDone) startCleanup();
   const done = await (cleanupDone as unknown as Promise<{ result: LifecycleRunResult | { state: 'failed'; error: string }; stall: StallReport }>);
   return {

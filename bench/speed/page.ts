@@ -236,7 +236,7 @@ const api = {
     return episodeReference({ engine, ...opts, setState });
   },
   /** Seed 003 记忆读写指标达标 with the lifecycle clean-up in the middle (issue 19, lifecycle-load.ts). */
-  lifecycleLoad: (opts: { seed: number; writes: number }): Promise<LifecycleLoadReport> => {
+  lifecycleLoad: (opts: { seed: number; writes: number; cleanupAt?: number; baselineWrites?: number; cleanup?: boolean }): Promise<LifecycleLoadReport> => {
     if (!engine) throw new Error('the DB worker has not started');
     return lifecycleLoad({ engine, ...opts, setState });
   },
