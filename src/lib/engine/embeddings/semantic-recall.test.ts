@@ -6,7 +6,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../../tests/fixtures/fake-openai-server';
 import { createCaller } from '../client/caller';
-import { embeddingsJob, EMBED_BATCH } from '../jobs/embeddings-job';
+import { fixedClock } from '../../domain/clock';
+import { embeddingsEndpoint, embeddingsJob, EMBED_BATCH } from '../jobs/embeddings-job';
+import { createScheduler } from '../jobs/scheduler';
 import type { JobProgress } from '../jobs/types';
 import { createTestEngine, expectOk, type TestEngine } from '../testing';
 import { embedWithProvider } from './index';
@@ -117,6 +119,49 @@ describe('meaning-based recall (issue 18)', () => {
     expect(t.driver.all<{ name: string }>('SELECT name FROM embedding_models')).toEqual([{ name: 'bge-m3' }]);
     expect(t.driver.get<{ n: number }>('SELECT COUNT(*) AS n FROM embeddings')?.n).toBe(6);
     expect((await ask('When did I adopt my dog from the shelter?')).query.semantic.state).toBe('on');
+  });
+
+  /** The jobs worker's wiring: the page's endpoint setting, the fill and a scheduler on a clock that never moves. */
+  function jobsWorker(embed: typeof embedWithProvider = embedWithProvider) {
+    const setting = embeddingsEndpoint();
+    const asked: string[] = [];
+    const job = embeddingsJob({ endpoint: setting.get, embed: (e, texts, o) => (asked.push(e.model), embed(e, texts, o)) });
+    const scheduler = createScheduler({ jobs: [job], engine: createCaller({ call: (req) => t.engine.handle(req) }), clock: fixedClock(t.clock.now()), onProgress: () => {} });
+    return { setting, scheduler, asked };
+  }
+
+  it('a model change while a fill runs: the old run stops at its next batch and the new model’s vectors are filled at once, with no periodic tick', async () => {
+    await chat(HISTORY);
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const { setting, scheduler, asked } = jobsWorker(async (e, texts, o) => {
+      if (e.model === 'nomic-embed-text') await held; // the old model's request is in flight when the model changes
+      return embedWithProvider(e, texts, o);
+    });
+    expect(setting.attach(scheduler)).toBeNull();
+    await configure(endpoint());
+    const old = setting.set(endpoint());
+    await vi.waitFor(() => expect(asked).toEqual(['nomic-embed-text']));
+    await configure(endpoint('bge-m3'));
+    const next = setting.set(endpoint('bge-m3'));
+    expect(setting.set(endpoint('bge-m3'))).toBeNull(); // the same endpoint again changes nothing
+    release();
+    // The old run stored nothing for a model no longer in force, and the new model's run followed it.
+    expect((await old)?.result).toBeUndefined();
+    expect((await next)?.result).toMatchObject({ model: 'bge-m3', embedded: 6, done: 6 });
+    expect(asked).toEqual(['nomic-embed-text', 'bge-m3']);
+    expect(t.driver.all<{ name: string }>('SELECT name FROM embedding_models')).toEqual([{ name: 'bge-m3' }]);
+    expect(expectOk(await t.engine.call('embeddings.status', {}))).toMatchObject({ model: 'bge-m3', state: 'ready', embedded: 6, total: 6 });
+  });
+
+  it('an endpoint set before the scheduler exists is filled as soon as it starts', async () => {
+    await chat(HISTORY);
+    const { setting, scheduler, asked } = jobsWorker();
+    await configure(endpoint());
+    expect(setting.set(endpoint())).toBeNull();
+    expect(asked).toEqual([]);
+    expect((await setting.attach(scheduler))?.result).toMatchObject({ model: 'nomic-embed-text', embedded: 6 });
+    expect(setting.attach(scheduler)).toBeNull(); // once
   });
 
   it('keeps what was embedded when the endpoint fails mid-fill, and resumes where it stopped', async () => {

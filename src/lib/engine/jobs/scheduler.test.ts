@@ -47,6 +47,34 @@ describe('jobs scheduler', () => {
     expect(idleRuns).toBe(1); // due, but the user is active again
   });
 
+  it('restart: a run in flight is asked to stop and a new run follows it at once; restarts meanwhile share that run', async () => {
+    const runs: { aborted: () => boolean }[] = [];
+    let release = () => {};
+    const job: JobDefinition = {
+      name: 'reads-at-start',
+      periodMs: 60_000,
+      run: async ({ signal }) => {
+        runs.push({ aborted: () => signal.aborted });
+        if (runs.length === 1) await new Promise<void>((r) => (release = r));
+        return { run: runs.length };
+      },
+    };
+    const { scheduler } = await setup([job]);
+    const first = scheduler.run('reads-at-start');
+    expect(scheduler.run('reads-at-start')).toBe(first); // run: one at a time, the one in flight
+    const again = scheduler.restart('reads-at-start');
+    expect(scheduler.restart('reads-at-start')).toBe(again);
+    expect(runs[0]?.aborted()).toBe(true);
+    release();
+    expect((await first).result).toEqual({ run: 1 });
+    expect((await again).result).toEqual({ run: 2 });
+    expect(runs).toHaveLength(2);
+    expect(runs[1]?.aborted()).toBe(false);
+    // Nothing in flight: a restart is a run.
+    expect((await scheduler.restart('reads-at-start')).result).toEqual({ run: 3 });
+    expect(() => scheduler.restart('no-such-job')).toThrow('unknown job no-such-job');
+  });
+
   it('records a failing job as failed and keeps going', async () => {
     const broken: JobDefinition = { name: 'broken-job', run: async () => Promise.reject(new Error('boom')) };
     const { t, scheduler } = await setup([broken]);

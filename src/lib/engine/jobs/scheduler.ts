@@ -18,6 +18,12 @@ export interface SchedulerOptions {
 export interface Scheduler {
   /** Runs a job now (on demand); resolves with its result. One run per job at a time. */
   run(name: string, trigger?: JobTrigger): Promise<JobProgress>;
+  /**
+   * Runs a job afresh because what it reads at its start changed (e.g. the embedding model): a run in flight is
+   * asked to stop (its signal aborts; a job checks it between steps) and a new run follows it at once, without
+   * waiting for a tick. Several calls while one run stops share the one run that follows.
+   */
+  restart(name: string, trigger?: JobTrigger): Promise<JobProgress>;
   /** The page reports user activity; idle jobs wait for quiet. */
   activity(): void;
   /** One scheduling pass (the timer calls it; tests call it directly). */
@@ -37,6 +43,8 @@ export interface Scheduler {
 export function createScheduler(opts: SchedulerOptions): Scheduler {
   const idleAfterMs = opts.idleAfterMs ?? 60_000;
   const running = new Map<string, Promise<JobProgress>>();
+  const controllers = new Map<string, AbortController>();
+  const restarts = new Map<string, Promise<JobProgress>>();
   const lastRun = new Map<string, number>();
   let lastActivity = opts.clock.now();
   let timer: ReturnType<typeof setInterval> | null = null;
@@ -51,6 +59,7 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
   async function execute(job: JobDefinition, trigger: JobTrigger): Promise<JobProgress> {
     const startedAt = opts.clock.now();
     const controller = new AbortController();
+    controllers.set(job.name, controller);
     const progress = (fraction: number | null, step: string) =>
       opts.onProgress({ job: job.name, fraction, step, state: 'running' });
     progress(0, 'jobs.step.start');
@@ -70,6 +79,7 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
       };
     }
     lastRun.set(job.name, opts.clock.now());
+    controllers.delete(job.name);
     if (quiet) {
       opts.onProgress(outcome);
       return outcome;
@@ -93,6 +103,23 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
     const p = execute(byName(name), trigger).finally(() => running.delete(name));
     running.set(name, p);
     return p;
+  }
+
+  function restart(name: string, trigger: JobTrigger = 'demand'): Promise<JobProgress> {
+    byName(name);
+    const existing = running.get(name);
+    if (!existing) return run(name, trigger);
+    controllers.get(name)?.abort();
+    const queued = restarts.get(name);
+    if (queued) return queued;
+    const next = existing
+      .catch(() => undefined)
+      .then(() => {
+        restarts.delete(name);
+        return run(name, trigger);
+      });
+    restarts.set(name, next);
+    return next;
   }
 
   /** The last recorded run of each job survives reloads: read it once from the engine. */
@@ -127,6 +154,7 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
 
   return {
     run,
+    restart,
     activity() {
       lastActivity = opts.clock.now();
     },

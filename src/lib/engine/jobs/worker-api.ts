@@ -8,7 +8,7 @@ import { maintenanceJob } from './maintenance-job';
 import { rollingSummariesJob } from './rolling-summaries-job';
 import { importFollowUpJob } from './import-follow-up-job';
 import { workingMemoryJob } from './working-memory-job';
-import { embeddingsJob } from './embeddings-job';
+import { embeddingsEndpoint, embeddingsJob } from './embeddings-job';
 import { embedWithProvider } from '../embeddings';
 import type { EmbeddingEndpoint } from '../embeddings/semantic-service';
 import { runSweepJob } from '../context/run-sweep-job';
@@ -24,7 +24,7 @@ import type { ModelProvider } from '../../domain/llm/types';
 let model: ModelSettings | null = null;
 const provider = () => (model ? createProvider(model) : null);
 /** The embedding endpoint the page configured (model settings live in the page's Dexie; issue 18). */
-let embeddingEndpoint: EmbeddingEndpoint | null = null;
+const embeddingEndpoint = embeddingsEndpoint();
 /** The after-reply job, for what a closed window left: the configured model, else the one the page last asked with. */
 const lastProvider = (): ModelProvider => createProvider(model ?? lastModel ?? { ...DEFAULT_MODEL_SETTINGS });
 let lastModel: ModelSettings | null = null;
@@ -38,7 +38,7 @@ export const JOBS: readonly JobDefinition[] = [
   distillJob({ provider }),
   importFollowUpJob,
   afterReplyJob(lastProvider),
-  embeddingsJob({ endpoint: () => embeddingEndpoint, embed: embedWithProvider }),
+  embeddingsJob({ endpoint: embeddingEndpoint.get, embed: embedWithProvider }),
   // Memory that forgets on purpose (issue 19): decay daily, compression weekly, purge monthly.
   lifecycleJob({ provider }),
 ];
@@ -87,6 +87,7 @@ export function createJobsWorkerApi(): JobsWorkerApi {
         mayRunScheduled: () => scheduling,
       });
       scheduler.start();
+      void embeddingEndpoint.attach(scheduler);
     },
     run: (name) => need().run(name, 'demand'),
     afterReply(input, model) {
@@ -101,9 +102,7 @@ export function createJobsWorkerApi(): JobsWorkerApi {
     },
     kick: (name) => need().run(name, 'periodic'),
     configureEmbeddings(endpoint) {
-      const changed = JSON.stringify(endpoint) !== JSON.stringify(embeddingEndpoint);
-      embeddingEndpoint = endpoint;
-      if (changed && endpoint && scheduler) void scheduler.run('embeddings', 'demand');
+      void embeddingEndpoint.set(endpoint);
     },
   };
 }
