@@ -6,7 +6,6 @@ import { EngineError } from '../../domain/errors';
 import { BUSY_OPEN, openWhileBusy } from './open-retry';
 import { installOpfsFaultProbe, translateStorageFault } from './opfs-faults';
 import { installIoCounters } from './io-counters';
-import { installFrameWriteMerging } from './wal-frame-writes';
 import { openImage, readDatabaseImage, refuseWrites, translateReadOnly } from './opfs-read-only';
 import { classifySqliteError } from './sqlite-errors';
 import { createSqliteWasmDriver } from './sqlite-wasm-driver';
@@ -143,8 +142,6 @@ export async function openWasmDatabase(opts: OpenOptions): Promise<OpenedDatabas
   installOpfsFaultProbe();
   // Counts (never contents) of the handle's writes and flushes: what a slow COMMIT was made of (lifecycle reports).
   installIoCounters();
-  // Each WAL frame's header and page as one handle write (installed last: the counters count the handle's calls).
-  installFrameWriteMerging();
   const outcome = await openWhileBusy({
     attempt: () => openOpfs(sqlite3),
     isBusy: (message) => BUSY_OPEN.test(message),
