@@ -53,8 +53,11 @@ describe('SC-LTM-005 concurrent sessions (two processes, one file)', () => {
       b.send(`project Y turn ${i}: CacheManager`);
     }
     const [ra, rb] = await Promise.all([a.finish(), b.finish()]);
-    // No lock timeouts, no errors: both exit 0 with every turn stored.
-    expect([ra.code, ra.stderr, rb.code, rb.stderr]).toEqual([0, '', 0, '']);
+    // No lock timeouts, no errors: both exit 0 with every turn stored. A writer that waited ~1 s for the other
+    // (a loaded machine) says so on stderr; that notice is the only thing stderr may hold.
+    const notices = (stderr: string) => stderr.split('\n').filter(Boolean).map((l) => Object.keys(jsonOf(l)).join());
+    expect([ra.code, rb.code]).toEqual([0, 0]);
+    expect([...notices(ra.stderr), ...notices(rb.stderr)].filter((k) => k !== 'waiting'), ra.stderr + rb.stderr).toEqual([]);
     expect(ra.results).toHaveLength(TURNS);
     expect(rb.results).toHaveLength(TURNS);
 

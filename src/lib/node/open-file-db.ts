@@ -29,9 +29,10 @@ export const DB_FILE_NAME = 'conversation-memory.db';
 /** 002 REQ-LTM-008: a writer waits this long for another process's write lock before giving up. */
 export const BUSY_TIMEOUT_MS = 5000;
 /**
- * While waiting for the write lock: how soon the wait is announced (the holder named, and the note an
- * import reads between its steps to step aside) — at once, since a stepping import never lets a silent
- * waiter in — and how long each later slice of the wait is.
+ * While waiting for the write lock: how soon the wait is noted for the holder (the note an import reads between
+ * its steps to step aside) — at once, since a stepping import never lets a silent waiter in — and how long each
+ * later slice of the wait is. The person is told who holds the database only once a later slice waited too
+ * (~1 s): two writers brushing past each other for 50 ms is no news (it printed a notice on every such wait).
  */
 const LOCK_FIRST_SLICE_MS = 50;
 const LOCK_SLICE_MS = 1000;
@@ -91,7 +92,7 @@ export interface OpenFileOptions {
   log?: Logger;
   /** The CLI command that opens it (`store`, `import` …), for the notes other processes read. */
   command?: string;
-  /** This process waits for another's write lock: `holders` says whose ("process 4242 (`import` …)"). */
+  /** This process has waited ~1 s (two slices) for another's write lock: `holders` says whose ("process 4242 (`import` …)"). */
   onLockWait?: (holders: string) => void;
 }
 
@@ -118,10 +119,8 @@ export function openFileEngine(opts: OpenFileOptions): FileEngine {
         busyTimeoutMs: BUSY_TIMEOUT_MS,
         sliceMs: LOCK_SLICE_MS,
         firstSliceMs: LOCK_FIRST_SLICE_MS,
-        onLockWait: () => {
-          presence.waiting(true);
-          opts.onLockWait?.(describeHolders(presence.others()));
-        },
+        onLockWait: () => presence.waiting(true),
+        onStillWaiting: () => opts.onLockWait?.(describeHolders(presence.others())),
         onLockWaitOver: () => presence.waiting(false),
       },
       translateError: (err) => (/^SQLITE_BUSY/.test((err as { code?: string }).code ?? '') ? busy() : err),

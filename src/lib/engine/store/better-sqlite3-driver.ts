@@ -5,10 +5,11 @@ export interface BetterSqlite3Options {
   /**
    * Waiting for another process's write lock (BEGIN IMMEDIATE): it is tried first for `firstSliceMs`
    * (default `sliceMs`), then in slices of `sliceMs`, for up to `busyTimeoutMs` in all; `onLockWait` is
-   * told once when the first slice found the lock taken — so the caller can say who holds it (and a
-   * holder that writes in steps can see someone waits) while the wait goes on.
+   * told once when the first slice found the lock taken — so a holder that writes in steps can see someone
+   * waits — and `onStillWaiting` once when a later slice found it taken too, so the caller can say who holds it
+   * when the wait is one a person notices, not every time two writers brush past each other.
    */
-  lockWait?: { busyTimeoutMs: number; sliceMs: number; firstSliceMs?: number; onLockWait(): void; onLockWaitOver?(): void };
+  lockWait?: { busyTimeoutMs: number; sliceMs: number; firstSliceMs?: number; onLockWait(): void; onStillWaiting?(): void; onLockWaitOver?(): void };
   /** Turns a failure into the one that says what happened (e.g. a busy lock that names its holder). */
   translateError?: (err: unknown) => unknown;
 }
@@ -31,6 +32,7 @@ export function createBetterSqlite3Driver(db: BetterSqlite3.Database, opts: Bett
     if (!wait) return db.exec('BEGIN IMMEDIATE') as unknown as void;
     const deadline = Date.now() + wait.busyTimeoutMs;
     let told = false;
+    let toldStill = false;
     try {
       for (;;) {
         const slice = told ? wait.sliceMs : (wait.firstSliceMs ?? wait.sliceMs);
@@ -43,6 +45,9 @@ export function createBetterSqlite3Driver(db: BetterSqlite3.Database, opts: Bett
           if (!told) {
             told = true;
             wait.onLockWait();
+          } else if (!toldStill) {
+            toldStill = true;
+            wait.onStillWaiting?.();
           }
         }
       }
