@@ -35,7 +35,7 @@ function fakeLockManager() {
         },
         /** The tab closes (or reloads): its held lock and its waiting request go at once. */
         close() {
-          for (let i = waiting.length - 1; i >= 0; i--) if (waiting[i].tab === tab) waiting.splice(i, 1);
+          for (let i = waiting.length - 1; i >= 0; i--) if (waiting[i]?.tab === tab) waiting.splice(i, 1);
           if (holder === tab) {
             holder = null;
             setTimeout(grantNext, 0);
