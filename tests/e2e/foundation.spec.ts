@@ -213,6 +213,17 @@ test.describe('issue 2 foundation', () => {
     expect(runs[0]).toMatchObject({ status: 'ok', trigger: 'demand' });
   });
 
+  test('after a reload the start-up jobs run within seconds of the page, not at the jobs worker\'s next 15 s tick (issue 16)', async ({ page }) => {
+    await open(page);
+    // The lifecycle job decays at every start-up, so each page that runs the start-up jobs leaves one such row.
+    const startups = async () => (await call<{ trigger: string }[]>(page, 'jobs.history', { job: 'lifecycle', limit: 50 })).filter((r) => r.trigger === 'startup').length;
+    await expect.poll(startups, { timeout: 8_000 }).toBeGreaterThan(0);
+    const before = await startups();
+    await page.reload();
+    await waitForEngine(page);
+    await expect.poll(startups, { timeout: 8_000 }).toBe(before + 1);
+  });
+
   test('an update shows a "new version — reload" prompt and never reloads by itself', async ({ page }) => {
     await open(page);
     await page.evaluate(async () => {

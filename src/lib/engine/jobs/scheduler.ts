@@ -26,7 +26,11 @@ export interface Scheduler {
   restart(name: string, trigger?: JobTrigger): Promise<JobProgress>;
   /** The page reports user activity; idle jobs wait for quiet. */
   activity(): void;
-  /** One scheduling pass (the timer calls it; tests call it directly). */
+  /**
+   * One scheduling pass (the timer calls it, and the jobs worker when this tab is granted the jobs lock; tests call
+   * it directly). Passes never overlap: a call while one runs is answered by one more pass after it (calls meanwhile
+   * share it), so a pass racing the lock grant cannot start the start-up jobs a second time.
+   */
   tick(): Promise<void>;
   start(): void;
   stop(): void;
@@ -131,7 +135,24 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
     }
   }
 
-  async function tick(): Promise<void> {
+  let ticking: Promise<void> | null = null;
+  let nextTick: Promise<void> | null = null;
+
+  function tick(): Promise<void> {
+    if (!ticking) {
+      ticking = schedulingPass().finally(() => (ticking = null));
+      return ticking;
+    }
+    nextTick ??= ticking
+      .catch(() => undefined)
+      .then(() => {
+        nextTick = null;
+        return tick();
+      });
+    return nextTick;
+  }
+
+  async function schedulingPass(): Promise<void> {
     if (opts.mayRunScheduled && !(await opts.mayRunScheduled())) return;
     const firstTick = !startedUp;
     if (firstTick) await loadHistory();

@@ -14,7 +14,8 @@ import type { EmbeddingEndpoint } from '../embeddings/semantic-service';
 import { runSweepJob } from '../context/run-sweep-job';
 import { distillJob } from './distill-job';
 import { writingMemoryJob } from './writing-memory-job';
-import { createScheduler, type Scheduler } from './scheduler';
+import type { Scheduler } from './scheduler';
+import { createLockedScheduler } from './scheduling-lock';
 import type { JobDefinition, JobProgress } from './types';
 import { afterReplyJob } from './after-reply-job';
 import { lifecycleJob } from './lifecycle-job';
@@ -42,7 +43,6 @@ export const JOBS: readonly JobDefinition[] = [
   // Memory that forgets on purpose (issue 19): decay daily, compression weekly, purge monthly.
   lifecycleJob({ provider }),
 ];
-export const JOBS_LOCK = 'engram-jobs';
 
 export interface JobsWorkerApi {
   /** `port` leads to the DB worker; `onProgress` is a Comlink proxy into the page. */
@@ -73,21 +73,17 @@ export function createJobsWorkerApi(): JobsWorkerApi {
       if (scheduler) return;
       const caller = createCaller(Comlink.wrap<RawEndpoint>(port));
       engine = caller;
-      // Scheduled work runs in one tab only: whichever jobs worker holds this lock, for as long as it lives.
-      let scheduling = false;
-      void navigator.locks.request(JOBS_LOCK, () => {
-        scheduling = true;
-        return new Promise<void>(() => {});
-      });
-      scheduler = createScheduler({
+      // Scheduled work runs in one tab only: whichever jobs worker holds the jobs lock, for as long as it lives;
+      // the grant starts a pass at once (the start-up jobs), not the next tick.
+      const s = createLockedScheduler(navigator.locks, {
         jobs: JOBS,
         engine: caller,
         clock: systemClock,
         onProgress: (p) => void Promise.resolve(onProgress(p)).catch(() => {}),
-        mayRunScheduled: () => scheduling,
       });
-      scheduler.start();
-      void embeddingEndpoint.attach(scheduler);
+      scheduler = s;
+      s.start();
+      void embeddingEndpoint.attach(s);
     },
     run: (name) => need().run(name, 'demand'),
     afterReply(input, model) {

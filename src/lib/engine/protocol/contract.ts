@@ -51,6 +51,14 @@ const messageMeta = z.strictObject({
 /** 05 doc: a point in story time (chapter, scene). */
 const storyPoint = z.strictObject({ chapter: z.number().int().min(0), scene: z.number().int().min(0).default(0) });
 const jobName = z.string().regex(/^[a-z][a-z0-9-]{1,40}$/, 'a job name in kebab-case');
+/**
+ * The most selected text `embeddings.prepare` takes (its `selectionText`). The engine recalls by far less of it
+ * (context.build's contextQuery keeps the message and the selection's first 4,000 characters); a caller cuts
+ * a longer selection to this before it asks, so the call is never refused for a long selection.
+ */
+export const PREPARE_SELECTION_MAX_CHARS = 100_000;
+/** The most characters `context.build` takes in each part of a selection (before, text, after); a caller cuts to it. */
+export const SELECTION_PART_MAX_CHARS = 200_000;
 
 // Each entry is a thunk, built on first use (define.ts lazyEntries, issue 16: the DB worker's cold start built all
 // of the calls' zod schemas at module load, though its first recall needs one). An entry added as a plain spec works too.
@@ -367,7 +375,7 @@ export const contract = lazyEntries({
       documentId: id.optional(),
       message: messageContent,
       excludeMessageId: messageId.optional(),
-      selection: z.strictObject({ before: z.string().max(200_000), text: z.string().max(200_000), after: z.string().max(200_000) }).optional(),
+      selection: z.strictObject({ before: z.string().max(SELECTION_PART_MAX_CHARS), text: z.string().max(SELECTION_PART_MAX_CHARS), after: z.string().max(SELECTION_PART_MAX_CHARS) }).optional(),
       budgets: z.partialRecord(z.enum(['L0', 'L1', 'L2', 'L3', 'L4', 'L5']), z.number().int().min(0).max(200_000)).optional(),
       tokenRatio: z.number().min(0.25).max(4).optional(),
       locale: z.enum(['en', 'zh-CN']),
@@ -692,7 +700,7 @@ export const contract = lazyEntries({
    * by (the message, and the selection); `as: 'ask'` the text as it is (recall.search).
    */
   'embeddings.prepare': () => call<{ state: Emb.PrepareState }>()({
-    input: z.strictObject({ text: z.string().min(1).max(200_000), as: z.enum(['ask', 'message']).default('ask'), selectionText: z.string().max(100_000).optional() }),
+    input: z.strictObject({ text: z.string().min(1).max(200_000), as: z.enum(['ask', 'message']).default('ask'), selectionText: z.string().max(PREPARE_SELECTION_MAX_CHARS).optional() }),
   }),
   /** How far the background fill has come, and whether meaning-based recall is on, off or degraded (and why). */
   'embeddings.status': () => call<Emb.EmbeddingStatus>()({ input: none }),

@@ -106,9 +106,12 @@ class Connection {
         void jobs.setModel(settings);
       });
     });
-    // A dying tab lets go of the database lock at once, so another tab can take over.
+    // A dying tab lets go of the database lock and the jobs lock at once, so another tab (or the reloaded page)
+    // takes over without waiting for the old document to be torn down.
     window.addEventListener('pagehide', (e: PageTransitionEvent) => {
-      if (!e.persisted) dbWorker.terminate();
+      if (e.persisted) return;
+      dbWorker.terminate();
+      jobsWorker.terminate();
     });
     for (const type of ['keydown', 'pointerdown'] as const) {
       addEventListener(type, () => void jobs.activity(), { passive: true });

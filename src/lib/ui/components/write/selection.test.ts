@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { contract, SELECTION_PART_MAX_CHARS } from '../../../engine/protocol/contract';
 import { applyModeOf, applyResult, MAX_PART, revertResult, selectionForContext, splitSelection } from './selection';
 
 describe('the selection a skill works on', () => {
@@ -24,6 +25,16 @@ describe('the selection a skill works on', () => {
     expect(parts.before).toHaveLength(MAX_PART);
     expect(parts.before.endsWith('NEAR')).toBe(true);
     expect(parts.text).toBe('SEL');
+  });
+
+  it("cuts each part to the contract's one limit: context.build takes what it sends, and not a character more", () => {
+    expect(MAX_PART).toBe(SELECTION_PART_MAX_CHARS);
+    const long = 'y'.repeat(SELECTION_PART_MAX_CHARS + 7);
+    const parts = selectionForContext(splitSelection(`${long}${long}${long}`, long.length, long.length * 2));
+    const input = { kind: 'skill', skillId: 'continue', message: 'go on', selection: parts, locale: 'en' };
+    expect(contract['context.build'].input.safeParse(input).success).toBe(true);
+    const over = { ...input, selection: { ...parts, text: `${parts.text}y` } };
+    expect(contract['context.build'].input.safeParse(over).success).toBe(false);
   });
 });
 

@@ -2,6 +2,7 @@
  * The selection a skill works on and how its result goes back into the document (seed 004 "选中 → SKILL →
  * diff → 应用"). Offsets are UTF-16 indices, as `textarea.selectionStart/End` report them.
  */
+import { SELECTION_PART_MAX_CHARS } from '../../../engine/protocol/contract';
 
 export interface Selection {
   from: number;
@@ -25,8 +26,8 @@ export function applyModeOf(skill: { id: string; needsSelection: boolean }): App
   return BUILT_IN_MODES[skill.id] ?? (skill.needsSelection ? 'replace' : 'insert-after');
 }
 
-/** context.build accepts at most this many characters per part of the selection (contract). */
-export const MAX_PART = 200_000;
+/** context.build accepts at most this many characters per part of the selection (the contract's one limit). */
+export const MAX_PART = SELECTION_PART_MAX_CHARS;
 
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

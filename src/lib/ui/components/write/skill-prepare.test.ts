@@ -11,6 +11,7 @@ import { createCaller } from '../../../engine/client/caller';
 import type { EmbeddingStatus } from '../../../engine/embeddings/types';
 import { embedWithProvider } from '../../../engine/embeddings';
 import { embeddingsJob } from '../../../engine/jobs/embeddings-job';
+import { contract, PREPARE_SELECTION_MAX_CHARS } from '../../../engine/protocol/contract';
 import { createTestEngine, expectOk, type TestEngine } from '../../../engine/testing';
 import { PREPARE_PAUSE_MS } from '../../app/question-preparer';
 import { testWriteDeps } from './testing';
@@ -84,6 +85,22 @@ describe('the Write page embeds what a skill run will recall by, while the selec
     w.runner.prepare({ start: sel.end, end: sel.end, defaultMessage });
     await vi.advanceTimersByTimeAsync(PREPARE_PAUSE_MS);
     expect(prepared).toEqual([{ text: DEFAULTS.continue, as: 'message' }]);
+  });
+
+  it("a selection longer than embeddings.prepare takes is cut to the contract's one limit, which the engine accepts", async () => {
+    const { w, prepared } = await setup({ embeddings: () => on });
+    const long = `${'z'.repeat(PREPARE_SELECTION_MAX_CHARS)}TAIL`;
+    w.editor.input(long);
+    await w.editor.flush();
+    vi.useFakeTimers();
+    w.runner.prepare({ start: 0, end: long.length, defaultMessage });
+    await vi.advanceTimersByTimeAsync(PREPARE_PAUSE_MS);
+    expect(prepared).toHaveLength(2);
+    for (const input of prepared as { selectionText: string }[]) {
+      expect(input.selectionText).toBe(long.slice(0, PREPARE_SELECTION_MAX_CHARS));
+      expect(contract['embeddings.prepare'].input.safeParse(input).success).toBe(true);
+      expect(contract['embeddings.prepare'].input.safeParse({ ...input, selectionText: `${input.selectionText}z` }).success).toBe(false);
+    }
   });
 
   it('asks nothing without an embedding model, nor when a run starts before the pause', async () => {

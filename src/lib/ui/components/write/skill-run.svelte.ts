@@ -3,7 +3,7 @@ import { classifyOutcome, type ImplicitSignal } from '../../../domain/episodes/s
 import type { ModelSettings } from '../../../domain/llm/settings';
 import type { Generation } from '../../../engine/client/generation-run';
 import type { ContextBuildResult, SkillInfo } from '../../../engine/context/types';
-import type { Input } from '../../../engine/protocol/contract';
+import { PREPARE_SELECTION_MAX_CHARS, type Input } from '../../../engine/protocol/contract';
 import { createQuestionPreparer } from '../../app/question-preparer';
 import type { EditorState } from './editor-state.svelte';
 import { applyModeOf, applyResult, revertResult, selectionForContext, splitSelection, type ApplyMode, type Selection } from './selection';
@@ -17,11 +17,6 @@ export type RunPhase = 'idle' | 'building' | 'streaming' | 'review';
 export const UNDO_WINDOW_MS = 30_000;
 /** 003 "AI 返回 3 个候选方案": the review offers up to this many versions of one run. */
 export const MAX_CANDIDATES = 3;
-/**
- * The most selected text `embeddings.prepare` takes. The engine recalls by far less of it (context.build's
- * contextQuery keeps the message and the selection's first 4,000 characters), so the text embedded is the run's.
- */
-const PREPARE_SELECTION_CHARS = 100_000;
 
 export interface PendingResult {
   runId: string;
@@ -129,7 +124,7 @@ export class SkillRunner {
   prepare(opts: { start: number; end: number; defaultMessage: (skillId: string) => string }): void {
     if (this.busy || !this.#editor.documentId) return this.#preparer.cancel();
     const sel = splitSelection(this.#editor.content, opts.start, opts.end);
-    const selectionText = selectionForContext(sel).text.slice(0, PREPARE_SELECTION_CHARS);
+    const selectionText = selectionForContext(sel).text.slice(0, PREPARE_SELECTION_MAX_CHARS);
     const recalling = this.writingSkills.filter((s) => recallsMemories(s) && !(s.needsSelection && sel.text.trim() === ''));
     this.#preparer.prepare(recalling.map((s) => ({ text: this.#message(opts.defaultMessage(s.id)), selectionText })));
   }
