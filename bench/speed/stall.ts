@@ -98,7 +98,13 @@ export function sliceBehindWorstWait(report: StallReport, slices: readonly Slice
 /** A wait's breakdown as table detail: the job's transactions, other calls, neither, the answer's way back (ms). */
 export function breakdownDetail(b: WaitBreakdown | null | undefined): Record<string, number> {
   if (!b) return {};
-  return { 'behind job ms': b.jobMs, 'behind calls ms': b.callsMs, 'worker neither ms': b.otherMs, 'reply ms': b.replyMs };
+  return {
+    'behind job ms': b.jobMs,
+    'behind calls ms': b.callsMs,
+    'worker neither ms': b.otherMs,
+    'reply ms': b.replyMs,
+    ...(b.longestJobKind ? { [`longest job ${b.longestJobKind} ms`]: b.longestJobMs } : {}),
+  };
 }
 
 /** The background jobs, each through the product's own calls, as the settings page and the jobs worker make them. */

@@ -24,7 +24,13 @@ describe('the stall probe’s wait breakdown (issue 16 item 5)', () => {
       probeMs: 2,
       replyMs: 48,
       longestJobMs: 35,
+      longestJobKind: 'slice',
     });
+  });
+
+  it('names a checkpoint between slices when it was the longest transaction the probe sat behind', () => {
+    const entries: TimelineEntry[] = [{ kind: 'slice', at: 1000, ms: 20 }, { kind: 'checkpoint', at: 1025, ms: 120 }, call(1150, 1, 'session.list')];
+    expect(waitBreakdown({ at: 1000, waitMs: 160 }, entries, 'session.list')).toMatchObject({ jobMs: 140, otherMs: 10, longestJobMs: 120, longestJobKind: 'checkpoint' });
   });
 
   it('is null when the probe’s own call is not in the timeline', () => {

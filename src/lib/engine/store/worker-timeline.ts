@@ -55,8 +55,9 @@ export interface WaitBreakdown {
   probeMs: number;
   /** From the worker's answer to the page having it: the answer in transit, the page's thread busy or not running. */
   replyMs: number;
-  /** The longest single transaction of the job within the wait. */
+  /** The longest single transaction of the job within the wait, and what it was (a slice, or a checkpoint between slices). */
   longestJobMs: number;
+  longestJobKind: 'slice' | 'checkpoint' | null;
 }
 
 const overlap = (e: TimelineEntry, from: number, to: number) => Math.max(0, Math.min(e.at + e.ms, to) - Math.max(e.at, from));
@@ -74,6 +75,7 @@ export function waitBreakdown(wait: { at: number; waitMs: number }, entries: rea
   let jobMs = 0;
   let callsMs = 0;
   let longestJobMs = 0;
+  let longestJobKind: WaitBreakdown['longestJobKind'] = null;
   for (const e of entries) {
     if (e === probe) continue;
     const ms = overlap(e, wait.at, probe.at);
@@ -82,7 +84,8 @@ export function waitBreakdown(wait: { at: number; waitMs: number }, entries: rea
       if (!(e.at < wait.at && e.at + e.ms > end)) callsMs += ms;
     } else {
       jobMs += ms;
-      longestJobMs = Math.max(longestJobMs, overlap(e, wait.at, end));
+      const inWait = overlap(e, wait.at, end);
+      if (inWait > longestJobMs) [longestJobMs, longestJobKind] = [inWait, e.kind];
     }
   }
   const taken = probe.at - wait.at;
@@ -93,5 +96,6 @@ export function waitBreakdown(wait: { at: number; waitMs: number }, entries: rea
     probeMs: r1(probe.ms),
     replyMs: r1(Math.max(0, end - probe.at - probe.ms)),
     longestJobMs: r1(longestJobMs),
+    longestJobKind,
   };
 }
