@@ -243,7 +243,8 @@ const api = {
   pageHeap,
   startupStages,
   turns: (opts: { turns: number }) => timeTurns({ engine: engine as EngineCaller, turns: opts.turns }),
-  stalls: (opts: { importUrl: string | null; exportChunks: number }) => backgroundStalls({ engine: engine as EngineCaller, ...opts }),
+  stalls: (opts: { importUrl: string | null; exportChunks: number }) =>
+    backgroundStalls({ engine: engine as EngineCaller, ...opts, timeline: async (from, to) => (await remote?.timeline(from, to)) ?? [] }),
   /** The vectors mode (issue 18): a vector per turn, recall with and without the meaning lane, store with and without. */
   vectors: (opts: { seed: number; dims: number; queries: CorpusQuery[]; limit: number; rounds: number; storeTurns: number }): Promise<VectorsReport> => {
     if (!engine) throw new Error('the DB worker has not started');

@@ -20,6 +20,7 @@ import { launchBenchChromium } from './chromium';
 import { serveStatic } from './serve';
 import { writeOldEpisodes } from './lifecycle-prefill';
 import type { BenchApi } from './page';
+import { dbWorkerSession } from './worker-cdp';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
@@ -149,34 +150,13 @@ async function main(): Promise<void> {
       if (m.text().startsWith('[bench]') || m.type() === 'error') log(`  page: ${m.text().slice(0, 200)}`);
     });
     const cdp = await context.newCDPSession(page);
-    // The DB worker's session, non-flattened: commands go through Target.sendMessageToTarget.
-    let workerSession: string | null = null;
-    let nextId = 1;
-    const pending = new Map<number, (v: unknown) => void>();
-    cdp.on('Target.attachedToTarget', (e: { sessionId: string; targetInfo: { type: string; title: string; url: string } }) => {
-      if (e.targetInfo.type === 'worker' && /db\.worker|engram-db/.test(`${e.targetInfo.url} ${e.targetInfo.title}`)) workerSession = e.sessionId;
-    });
-    cdp.on('Target.receivedMessageFromTarget', (e: { sessionId: string; message: string }) => {
-      const m = JSON.parse(e.message) as { id?: number; result?: unknown; error?: unknown };
-      if (m.id !== undefined && pending.has(m.id)) {
-        pending.get(m.id)!(m.error ? { error: m.error } : m.result);
-        pending.delete(m.id);
-      }
-    });
-    const send = (method: string, params: object = {}): Promise<unknown> => {
-      if (!workerSession) throw new Error('no DB worker session');
-      const id = nextId++;
-      const answer = new Promise((r) => pending.set(id, r));
-      void cdp.send('Target.sendMessageToTarget', { sessionId: workerSession, message: JSON.stringify({ id, method, params }) });
-      return answer;
-    };
-    await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+    const { send, attached } = await dbWorkerSession(cdp);
     await page.goto(`http://127.0.0.1:${PORT}/${oldCount > 0 ? '?prefill=/prefill/old.sqlite3' : ''}`);
     type Bench = { engramBench: BenchApi };
     const boot = await page.evaluate(() => (window as unknown as Bench).engramBench.boot());
     if (boot.storage !== 'opfs') throw new Error(`not on OPFS: ${boot.storage}`);
-    for (let i = 0; i < 50 && !workerSession; i++) await new Promise((r) => setTimeout(r, 100));
-    if (!workerSession) throw new Error('the DB worker was not attached');
+    for (let i = 0; i < 50 && !attached(); i++) await new Promise((r) => setTimeout(r, 100));
+    if (!attached()) throw new Error('the DB worker was not attached');
     await send('Profiler.enable');
     await send('Profiler.setSamplingInterval', { interval: Number(values['interval-us']) });
     await send('Profiler.start');

@@ -77,6 +77,8 @@ interface Row {
   p95WaitMs: number;
   detail: Record<string, number>;
   slices: { ms: number; steps: number; commitMs: number; slowestStepMs: number; commitPages: number | null }[];
+  /** The longest waits, with what each was made of where the build keeps the worker's timeline (stall.ts). */
+  worst: StallReport['worst'];
 }
 
 async function once(variant: string, turns: number, round: number, lane: number): Promise<Row[]> {
@@ -104,6 +106,7 @@ async function once(variant: string, turns: number, round: number, lane: number)
         maxWaitMs: r1(s.maxWaitMs),
         p95WaitMs: r1(s.p95WaitMs),
         detail: s.detail,
+        worst: s.worst,
         slices: (s.slices ?? []).map((t) => ({ ms: t.ms, steps: t.steps, commitMs: t.commitMs, slowestStepMs: t.slowestStepMs, commitPages: t.commitIo?.pageWrites ?? null })),
       }));
   } finally {
@@ -125,7 +128,7 @@ try {
           for (const v of variants.map((_, i) => variants[(i + r) % variants.length]!)) {
             const got = await once(v, turns, r + 1, lane);
             for (const x of got.filter((g) => !g.job.startsWith('idle')))
-              log(`${turns} r${r + 1} ${v} ${x.job}: longest ${x.maxWaitMs} ms, p95 ${x.p95WaitMs}, job ${x.jobMs} ms, load ${x.load.join('→')}`);
+              log(`${turns} r${r + 1} ${v} ${x.job}: longest ${x.maxWaitMs} ms, p95 ${x.p95WaitMs}, job ${x.jobMs} ms, load ${x.load.join('→')} ${JSON.stringify(x.worst[0]?.breakdown ?? null)}`);
             rows.push(...got);
             save();
           }

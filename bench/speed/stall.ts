@@ -5,6 +5,7 @@
  */
 import type { EngineCaller } from '../../src/lib/engine/client/caller';
 import type { SliceTiming } from '../../src/lib/engine/store/slices';
+import { waitBreakdown, type TimelineEntry, type WaitBreakdown } from '../../src/lib/engine/store/worker-timeline';
 
 export interface StallReport {
   job: string;
@@ -14,8 +15,11 @@ export interface StallReport {
   p95WaitMs: number;
   /** What the job did (rows, chunks …). */
   detail: Record<string, number>;
-  /** The longest waits, each with when its probe was sent (ms since the epoch: timeOrigin + now()), longest first. */
-  worst: { at: number; waitMs: number }[];
+  /**
+   * The longest waits, each with when its probe was sent (ms since the epoch: timeOrigin + now()), longest first,
+   * and where the worker's timeline was read (stallDuring's `timeline`) what the wait was made of.
+   */
+  worst: { at: number; waitMs: number; breakdown?: WaitBreakdown | null }[];
   /** The job's slowest slices, where it reports them (SliceTiming: steps, COMMIT ms, its file I/O): wal-ab.ts reads them. */
   slices?: SliceTiming[];
 }
@@ -24,16 +28,32 @@ const WORST_KEPT = 5;
 
 const PROBE_EVERY_MS = 5;
 
-export async function stallDuring(engine: EngineCaller, job: string, run: () => Promise<Record<string, number>>): Promise<StallReport> {
+/** A wait this long or longer, among the longest so far, has the worker's timeline read right after it. */
+const BREAKDOWN_FROM_MS = 30;
+
+/** The worker's calls and job transactions overlapping [from, to] (epoch ms): DbWorkerApi.timeline. */
+export type ReadTimeline = (from: number, to: number) => Promise<TimelineEntry[]>;
+
+/**
+ * `timeline`: read the worker's timeline (store/worker-timeline.ts) right after each of the longest waits, while the
+ * worker still keeps it, and split the wait: the job's transactions, other calls, neither (a GC, a thread not
+ * running, the message in transit), the probe itself, its answer's way back.
+ */
+export async function stallDuring(engine: EngineCaller, job: string, run: () => Promise<Record<string, number>>, timeline?: ReadTimeline): Promise<StallReport> {
   const waits: number[] = [];
   const sentAt: number[] = [];
+  const breakdowns = new Map<number, WaitBreakdown | null>();
   let running = true;
   const probe = (async () => {
     while (running) {
       const t = performance.now();
       await engine.call('session.list', { limit: 20 });
-      waits.push(performance.now() - t);
-      sentAt.push(performance.timeOrigin + t);
+      const wait = performance.now() - t;
+      const at = performance.timeOrigin + t;
+      if (timeline && wait >= BREAKDOWN_FROM_MS && waits.filter((w) => w >= wait).length < WORST_KEPT)
+        breakdowns.set(waits.length, waitBreakdown({ at, waitMs: wait }, await timeline(at, at + wait), 'session.list'));
+      waits.push(wait);
+      sentAt.push(at);
       await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
     }
   })();
@@ -55,7 +75,7 @@ export async function stallDuring(engine: EngineCaller, job: string, run: () => 
     p95WaitMs: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0,
     detail,
     worst: waits
-      .map((waitMs, i) => ({ at: sentAt[i]!, waitMs }))
+      .map((waitMs, i) => ({ at: sentAt[i]!, waitMs, ...(breakdowns.has(i) ? { breakdown: breakdowns.get(i) } : {}) }))
       .sort((a, b) => b.waitMs - a.waitMs)
       .slice(0, WORST_KEPT),
   };
@@ -75,18 +95,36 @@ export function sliceBehindWorstWait(report: StallReport, slices: readonly Slice
   return { 'slice ms': s.ms, steps: s.steps, 'slowest step ms': s.slowestStepMs, 'commit ms': s.commitMs };
 }
 
+/** A wait's breakdown as table detail: the job's transactions, other calls, neither, the answer's way back (ms). */
+export function breakdownDetail(b: WaitBreakdown | null | undefined): Record<string, number> {
+  if (!b) return {};
+  return {
+    'behind job ms': b.jobMs,
+    'behind calls ms': b.callsMs,
+    'worker neither ms': b.otherMs,
+    'reply ms': b.replyMs,
+    ...(b.longestJobKind ? { [`longest job ${b.longestJobKind} ms`]: b.longestJobMs } : {}),
+  };
+}
+
 /** The background jobs, each through the product's own calls, as the settings page and the jobs worker make them. */
-export async function backgroundStalls(opts: { engine: EngineCaller; importUrl: string | null; exportChunks: number }): Promise<StallReport[]> {
+export async function backgroundStalls(opts: { engine: EngineCaller; importUrl: string | null; exportChunks: number; timeline?: ReadTimeline }): Promise<StallReport[]> {
   const { engine } = opts;
+  // The longest wait's breakdown beside the job's figures (the table's detail), where the timeline was read.
+  const stall = async (job: string, run: () => Promise<Record<string, number>>): Promise<StallReport> => {
+    const r = await stallDuring(engine, job, run, opts.timeline);
+    Object.assign(r.detail, breakdownDetail(r.worst[0]?.breakdown));
+    return r;
+  };
   const must = async <T>(p: Promise<{ ok: true; data: T } | { ok: false; error: { code: string; message: string } }>): Promise<T> => {
     const r = await p;
     if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
     return r.data;
   };
   const out: StallReport[] = [];
-  out.push(await stallDuring(engine, 'idle (baseline)', async () => (await new Promise((r) => setTimeout(r, 1000)), {})));
+  out.push(await stall('idle (baseline)', async () => (await new Promise((r) => setTimeout(r, 1000)), {})));
   out.push(
-    await stallDuring(engine, 'export (1 MB pieces)', async (): Promise<Record<string, number>> => {
+    await stall('export (1 MB pieces)', async (): Promise<Record<string, number>> => {
       const begun = await engine.call('backup.exportBegin', { scope: { kind: 'all' } });
       // At a million turns the whole store is past what a backup file may hold (512 MB): the product refuses at
       // the start (INVALID_ARGUMENT, nothing exported) and points to a project, a conversation or the database
@@ -108,14 +146,14 @@ export async function backgroundStalls(opts: { engine: EngineCaller; importUrl: 
     const blob = await (await fetch(opts.importUrl)).blob();
     let token = '';
     out.push(
-      await stallDuring(engine, 'import preview', async () => {
+      await stall('import preview', async () => {
         const p = await must(engine.call('backup.importPreview', { file: blob, mode: 'merge' }));
         token = p.token;
         return { rows: Object.values(p.tables).reduce((n, t) => n + t.incoming, 0), mb: Math.round(blob.size / 2 ** 20) };
       }),
     );
     let applySlices: SliceTiming[] = [];
-    const apply = await stallDuring(engine, 'import apply', async () => {
+    const apply = await stall('import apply', async () => {
       const r = await must(engine.call('backup.importApply', { token, mode: 'merge' }));
       applySlices = r.slowSlices ?? [];
       await must(engine.call('backup.importFiles', { token }));
@@ -126,13 +164,13 @@ export async function backgroundStalls(opts: { engine: EngineCaller; importUrl: 
     out.push(apply);
   }
   out.push(
-    await stallDuring(engine, 'rolling summaries pass', async () => {
+    await stall('rolling summaries pass', async () => {
       const r = await must(engine.call('summary.roll', {}));
       return { created: r.created.length, sessions: r.sessions };
     }),
   );
   let reindexSlices: SliceTiming[] = [];
-  const reindex = await stallDuring(engine, 'reindex', async () => {
+  const reindex = await stall('reindex', async () => {
     const r = await must(engine.call('maintenance.reindex', {}));
     reindexSlices = r.slowSlices ?? [];
     return { rows: r.messages + r.summaries + r.memories };

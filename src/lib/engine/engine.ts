@@ -14,6 +14,7 @@ import { classifySqliteError } from './store/sqlite-errors';
 import { ensureSegmenterVersion } from './store/fts-reindex';
 import { restoreAutomergeAtOpen } from './store/fts-merge';
 import { createSessionChangeLog, type SessionChangeSet } from './store/session-changes';
+import { noteTimeline } from './store/worker-timeline';
 import type { TwoStep } from './protocol/define';
 
 export interface EngineRequest {
@@ -84,6 +85,14 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   }
 
   async function handle(req: EngineRequest): Promise<IpcResponse<unknown>> {
+    const t0 = performance.now();
+    const res = await answer(req);
+    // Kept for the stall probe's breakdown (store/worker-timeline.ts): the method and its time, nothing of the call.
+    noteTimeline('call', t0, performance.now() - t0, req.method);
+    return res;
+  }
+
+  async function answer(req: EngineRequest): Promise<IpcResponse<unknown>> {
     const { method } = req;
     if (!isMethod(method)) return fail('INVALID_ARGUMENT', 'Invalid `method`: unknown engine call', { fields: ['method'] });
     const spec = contract[method];

@@ -8,6 +8,7 @@ import type { IpcResponse } from '../../domain/errors';
 import type { MemoryFault } from '../store/memory-faults';
 import { markStartup, startupMarks, type StartupStage } from './startup-marks';
 import { readSqliteMemory, type SqliteMemory } from '../store/sqlite-memory';
+import { timelineBetween, type TimelineEntry } from '../store/worker-timeline';
 
 export interface DbWorkerApi {
   /** `fault`: a development switch that makes the memory tables unreadable (store/memory-faults.ts). */
@@ -21,6 +22,8 @@ export interface DbWorkerApi {
   startup(): Partial<Record<StartupStage, number>>;
   /** sqlite-wasm's own memory figures (the speed benchmark's worker memory); null before sqlite3 has loaded. */
   sqliteMemory(): Promise<SqliteMemory | null>;
+  /** The worker's calls and job transactions overlapping [from, to] (epoch ms; store/worker-timeline.ts: the stall probe's breakdown). */
+  timeline(from: number, to: number): TimelineEntry[];
 }
 
 /** The object db.worker.ts exposes over Comlink. */
@@ -59,6 +62,7 @@ export function createDbWorkerApi(): DbWorkerApi {
     info: () => host?.info() ?? null,
     startup: () => startupMarks(),
     sqliteMemory: () => readSqliteMemory(),
+    timeline: (from, to) => timelineBetween(from, to),
     connectJobs(port) {
       Comlink.expose({ call: (req: EngineRequest) => needHost().call(req) }, port);
     },

@@ -1,0 +1,125 @@
+/**
+ * What the DB worker was doing during the longest foreground waits of bench:speed's background jobs (issue 16
+ * item 5): the stalls run (stall.ts) at one size with the worker's V8 CPU profiler on (over CDP, as
+ * record-profile.ts), then each of the jobs' worst waits lined up with the worker's busy stretches around it —
+ * self time per function and the app function that asked for it. `BENCH_PORT=4191 tsx bench/speed/stall-profile.ts
+ * --root /tmp/stall-ab --variant A --turns 1000` (the root as stall-ab.ts leaves it: one build per variant — built with
+ * `--minify false` so the profile names the functions —
+ * prefill-<turns>.sqlite3, import-10000.json).
+ */
+import { writeFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { launchBenchChromium } from './chromium';
+import { serveStatic } from './serve';
+import type { BenchApi } from './page';
+import type { StallReport } from './stall';
+import { dbWorkerSession } from './worker-cdp';
+
+const { values } = parseArgs({
+  options: {
+    root: { type: 'string' },
+    variant: { type: 'string', default: 'A' },
+    turns: { type: 'string', default: '1000' },
+    'interval-us': { type: 'string', default: '250' },
+    out: { type: 'string', default: '/tmp/stall-profile.json' },
+  },
+});
+const root = resolve(values.root!);
+const PORT = Number(process.env.BENCH_PORT ?? 4191);
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const server = await serveStatic(root, PORT);
+const dir = join(root, `profile-trace-${process.pid}`);
+const context = await launchBenchChromium(dir);
+try {
+  const page = context.pages()[0] ?? (await context.newPage());
+  const cdp = await context.newCDPSession(page);
+  const { send, attached } = await dbWorkerSession(cdp);
+  await page.goto(`http://127.0.0.1:${PORT}/${values.variant}/index.html?prefill=${encodeURIComponent(`/prefill-${values.turns}.sqlite3`)}`);
+  type Bench = { engramBench: BenchApi };
+  const boot = await page.evaluate(() => (window as unknown as Bench).engramBench.boot());
+  if (boot.storage !== 'opfs') throw new Error(`not on OPFS (${boot.storage})`);
+  for (let i = 0; i < 50 && !attached(); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!attached()) throw new Error('the DB worker was not attached');
+  await send('Profiler.enable');
+  await send('Profiler.setSamplingInterval', { interval: Number(values['interval-us']) });
+  await send('Profiler.start');
+  // The worker's epoch clock beside the profile's: the profile's times are µs on the worker's monotonic clock.
+  const clock = (await send('Runtime.evaluate', { expression: 'performance.timeOrigin + performance.now()', returnByValue: true })) as { result: { value: number } };
+  // The page's main thread too (where the probe runs and its answers land).
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: Number(values['interval-us']) });
+  await cdp.send('Profiler.start');
+  const pageClock = (await cdp.send('Runtime.evaluate', { expression: 'performance.timeOrigin + performance.now()', returnByValue: true })) as { result: { value: number } };
+  const stalls: StallReport[] = await page.evaluate(() => (window as unknown as Bench).engramBench.stalls({ importUrl: '/import-10000.json', exportChunks: 0 }));
+  const { profile } = (await send('Profiler.stop')) as { profile: Profile };
+  const pageProfile = ((await cdp.send('Profiler.stop')) as unknown as { profile: Profile }).profile;
+  // The stall reports as they are, with each longest wait's breakdown (stall.ts, store/worker-timeline.ts).
+  writeFileSync(values.out!.replace(/\.json$/, '.stalls.json'), JSON.stringify(stalls));
+  const analyse = (profile: Profile, clockAt: number) => {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (id: number) => {
+    const f = byId.get(id)!.callFrame;
+    return `${f.functionName || '(anon)'}${f.url ? ` ${f.url.split('/').pop()}:${f.lineNumber + 1}` : ''}`;
+  };
+  const stack = (id: number, depth = 12) => {
+    const out: string[] = [];
+    for (let cur: number | undefined = id; cur !== undefined && out.length < depth; cur = parent.get(cur)) {
+      const f = byId.get(cur)!.callFrame;
+      if (f.url && !f.url.includes('sqlite3') && f.functionName) out.push(label(cur));
+    }
+    return out.join(' < ');
+  };
+  // Sample times in epoch ms: the first sample at the profile's start, which is about when `clock` was read.
+  const epoch0 = clockAt;
+  let t = 0;
+  const samples = profile.samples.map((id, i) => {
+    t += (profile.timeDeltas[i] ?? 0) / 1000;
+    return { id, at: epoch0 + t };
+  });
+  return stalls.map((s) => {
+    const worst = s.worst.slice(0, 3).map((w) => {
+      const inside = samples.filter((x) => x.at >= w.at - 5 && x.at <= w.at + w.waitMs + 5);
+      const self = new Map<string, number>();
+      const stacks = new Map<string, number>();
+      let busy = 0;
+      for (let i = 0; i < inside.length; i++) {
+        const x = inside[i]!;
+        const f = byId.get(x.id)!.callFrame.functionName;
+        if (f === '(idle)') continue;
+        const ms = (inside[i + 1]?.at ?? x.at) - x.at;
+        busy += ms;
+        self.set(label(x.id), (self.get(label(x.id)) ?? 0) + ms);
+        const st = stack(x.id, 6);
+        stacks.set(st, (stacks.get(st) ?? 0) + ms);
+      }
+      const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${v.toFixed(1)} ms ${k}`);
+      return { waitMs: Math.round(w.waitMs * 10) / 10, busyMs: Math.round(busy), self: top(self, 8), stacks: top(stacks, 6) };
+    });
+    return { job: s.job, maxWaitMs: s.maxWaitMs, p95: s.p95WaitMs, detail: s.detail, worstAt: s.worst.map((w) => [w.at, Math.round(w.waitMs)]), slices: s.slices, worst };
+  });
+  };
+  const report = { clocks: { worker: clock.result.value, page: pageClock.result.value }, worker: analyse(profile, clock.result.value), page: analyse(pageProfile, pageClock.result.value) };
+  writeFileSync(values.out!, `${JSON.stringify(report, null, 1)}\n`);
+  writeFileSync(values.out!.replace(/\.json$/, '.cpuprofile'), JSON.stringify(profile));
+  writeFileSync(values.out!.replace(/\.json$/, '.page.cpuprofile'), JSON.stringify(pageProfile));
+  console.log(JSON.stringify(report, null, 1));
+} finally {
+  await context.close();
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,66 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createTestEngine, expectOk } from '../testing';
+import type { SqlDriver } from './driver';
+import { runInSlices } from './slices';
+import { noteTimeline, resetTimelineForTests, TIMELINE_KEPT, timelineBetween, waitBreakdown, type TimelineEntry } from './worker-timeline';
+
+const call = (at: number, ms: number, method: string): TimelineEntry => ({ kind: 'call', at, ms, method });
+
+describe('the stall probe’s wait breakdown (issue 16 item 5)', () => {
+  it('splits a wait into the job’s transactions, other calls, neither, the probe and its answer’s way back', () => {
+    // Probe sent at 1000, answered at 1200; the worker took it up at 1150 and answered it at 1152.
+    const entries: TimelineEntry[] = [
+      { kind: 'slice', at: 990, ms: 40 }, // 30 ms of it inside the wait
+      { kind: 'checkpoint', at: 1040, ms: 20 },
+      call(1070, 10, 'memory.create'),
+      call(500, 5_000, 'maintenance.reindex'), // the job's own call: its slices are counted, not it
+      call(1150, 2, 'session.list'),
+      { kind: 'slice', at: 1160, ms: 35 }, // after the probe was answered: not what it sat behind
+    ];
+    expect(waitBreakdown({ at: 1000, waitMs: 200 }, entries, 'session.list')).toEqual({
+      jobMs: 50,
+      callsMs: 10,
+      otherMs: 90,
+      probeMs: 2,
+      replyMs: 48,
+      longestJobMs: 35,
+      longestJobKind: 'slice',
+    });
+  });
+
+  it('names a checkpoint between slices when it was the longest transaction the probe sat behind', () => {
+    const entries: TimelineEntry[] = [{ kind: 'slice', at: 1000, ms: 20 }, { kind: 'checkpoint', at: 1025, ms: 120 }, call(1150, 1, 'session.list')];
+    expect(waitBreakdown({ at: 1000, waitMs: 160 }, entries, 'session.list')).toMatchObject({ jobMs: 140, otherMs: 10, longestJobMs: 120, longestJobKind: 'checkpoint' });
+  });
+
+  it('is null when the probe’s own call is not in the timeline', () => {
+    expect(waitBreakdown({ at: 1000, waitMs: 200 }, [{ kind: 'slice', at: 1000, ms: 150 }, call(900, 2, 'session.list')], 'session.list')).toBeNull();
+  });
+});
+
+describe('the worker timeline', () => {
+  beforeEach(() => resetTimelineForTests());
+
+  it('keeps the last TIMELINE_KEPT entries and returns those overlapping a window, oldest first', () => {
+    const origin = performance.timeOrigin;
+    for (let i = 0; i < TIMELINE_KEPT + 10; i++) noteTimeline('slice', i * 10, 5);
+    expect(timelineBetween(origin, origin + 95)).toEqual([]); // the first ten were overwritten
+    const got = timelineBetween(origin + 100, origin + 121);
+    expect(got.map((e) => e.at - origin)).toEqual([100, 110, 120]);
+    expect(timelineBetween(origin + 96, origin + 99)).toEqual([]); // 90–95 gone, 100 not begun
+  });
+
+  it('notes each slice of a sliced job and each call the engine answers, with its method only', async () => {
+    let left = 5;
+    const driver = { transaction: <T>(fn: () => T): T => fn() } as unknown as SqlDriver;
+    const t0 = performance.timeOrigin + performance.now();
+    const slices = await runInSlices({ driver, budgetMs: 0, step: () => --left > 0 });
+    const { engine } = await createTestEngine();
+    expectOk(await engine.call('session.list', { limit: 5 }));
+    const got = timelineBetween(t0, performance.timeOrigin + performance.now());
+    expect(got.filter((e) => e.kind === 'slice')).toHaveLength(slices);
+    expect(slices).toBe(5);
+    expect(got.filter((e) => e.kind === 'call').map((e) => Object.keys(e).sort())).toContainEqual(['at', 'kind', 'method', 'ms']);
+    expect(got.some((e) => e.kind === 'call' && e.method === 'session.list')).toBe(true);
+  });
+});
