@@ -1,4 +1,5 @@
-// Test helper (db-host.test.ts, worker-api.test.ts): the Web Locks API is not in Node.
+// Test helpers for the host's tests: the Web Locks API (not in Node), the order of a cold start.
+import type { openWasmDatabase } from '../store/open-wasm';
 
 /** A LockManager good enough for one process: FIFO exclusive locks released when the callback settles. */
 export function fakeLocks(): LockManager & { drop(name: string): void } {
@@ -32,5 +33,16 @@ export function fakeLocks(): LockManager & { drop(name: string): void } {
         else queues.set(name, [...(queues.get(name) ?? []), run]);
       })) as LockManager['request'],
     query: async () => ({ held: [], pending: [] }),
+  };
+}
+
+/** openWasmDatabase noting, in `events`, when an opening starts and when its database is open (cold-start order tests). */
+export function notedOpening(open: typeof openWasmDatabase, events: string[]): typeof openWasmDatabase {
+  return (opts) => {
+    events.push('open started');
+    return open(opts).then((opened) => {
+      events.push('database open');
+      return opened;
+    });
   };
 }

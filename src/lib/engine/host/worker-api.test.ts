@@ -7,20 +7,19 @@ let closedDrivers = 0;
 
 vi.mock('../store/open-wasm', async (actual) => {
   const real = await actual<typeof import('../store/open-wasm')>();
+  const { notedOpening } = await import('./testing');
+  const noted = notedOpening(real.openWasmDatabase, events);
   return {
     ...real,
-    openWasmDatabase: (opts: Parameters<typeof real.openWasmDatabase>[0]) => {
-      events.push('open started');
-      return real.openWasmDatabase(opts).then((opened) => {
-        events.push('database open');
+    openWasmDatabase: (opts: Parameters<typeof real.openWasmDatabase>[0]) =>
+      noted(opts).then((opened) => {
         const close = opened.driver.close.bind(opened.driver);
         opened.driver.close = () => {
           closedDrivers++;
           close();
         };
         return opened;
-      });
-    },
+      }),
   };
 });
 
