@@ -7,41 +7,7 @@ import { migrations } from '../store/migrations';
 import { createTestEngine, expectOk, type TestEngine } from '../testing';
 import { createDbHost } from './db-host';
 import type { RelayMessage } from './messages';
-
-/** A LockManager good enough for one process: FIFO exclusive locks released when the callback settles. */
-function fakeLocks(): LockManager & { drop(name: string): void } {
-  const queues = new Map<string, (() => void)[]>();
-  const holders = new Map<string, symbol>();
-  const next = (name: string) => {
-    const q = queues.get(name) ?? [];
-    const grant = q.shift();
-    if (grant) grant();
-  };
-  return {
-    /** The browser lets go of a closing tab's lock while its worker may still run (the holder is not told). */
-    drop(name: string) {
-      holders.delete(name);
-      next(name);
-    },
-    request: ((name: string, _opts: unknown, cb: (lock: unknown) => Promise<unknown>) =>
-      new Promise((resolve, reject) => {
-        const run = () => {
-          const token = Symbol(name);
-          holders.set(name, token);
-          Promise.resolve(cb({ name, mode: 'exclusive' }))
-            .then(resolve as (v: unknown) => void, reject)
-            .finally(() => {
-              if (holders.get(name) !== token) return; // dropped already
-              holders.delete(name);
-              next(name);
-            });
-        };
-        if (!holders.has(name)) run();
-        else queues.set(name, [...(queues.get(name) ?? []), run]);
-      })) as LockManager['request'],
-    query: async () => ({ held: [], pending: [] }),
-  };
-}
+import { fakeLocks } from './testing';
 
 /** A BroadcastChannel that can be told to lose the leader's answers, as if its tab died right after writing. */
 class LossyChannel extends BroadcastChannel {

@@ -17,16 +17,8 @@ vi.mock('../recall/warm-up', async (actual) => {
 
 vi.mock('../store/open-wasm', async (actual) => {
   const real = await actual<typeof import('../store/open-wasm')>();
-  return {
-    ...real,
-    openWasmDatabase: (opts: Parameters<typeof real.openWasmDatabase>[0]) => {
-      events.push('open started');
-      return real.openWasmDatabase(opts).then((opened) => {
-        events.push('database open');
-        return opened;
-      });
-    },
-  };
+  const { notedOpening } = await import('./testing');
+  return { ...real, openWasmDatabase: notedOpening(real.openWasmDatabase, events) };
 });
 
 const { openBrowserEngine } = await import('./open-engine');

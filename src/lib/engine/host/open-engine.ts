@@ -28,11 +28,19 @@ type MutableStorage = { -readonly [K in keyof EngineEnv['storage']]: EngineEnv['
  *   open ─ ok ─▶ engine ─ upgrade needs room ─▶ read-only copy ─┐
  *        └ storage full ───────────────────────▶ read-only copy ─┴▶ every 4 s: reopen ─ ok ─▶ switch
  */
-export async function openBrowserEngine(opts: { persistent: boolean; log: Logger; waiting: () => void; fault?: MemoryFault }): Promise<Engine> {
+export async function openBrowserEngine(opts: {
+  persistent: boolean;
+  log: Logger;
+  waiting: () => void;
+  fault?: MemoryFault;
+  /** The database's opening, when the caller started it before this code had loaded (host/worker-api.ts). */
+  opening?: Promise<OpenedDatabase>;
+}): Promise<Engine> {
   const { persistent, log } = opts;
-  // Starts fetching and compiling sqlite-wasm at once; while they run the thread is free, and the first recall's
-  // question analysis is warmed in that time (recall/warm-up.ts) instead of on the first recall's path.
-  const opening = openWasmDatabase({ persistent, log, onWaiting: opts.waiting });
+  // Starts fetching and compiling sqlite-wasm at once (unless the caller already has); while they run the thread is
+  // free, and the first recall's question analysis is warmed in that time (recall/warm-up.ts) instead of on the first
+  // recall's path.
+  const opening = opts.opening ?? openWasmDatabase({ persistent, log, onWaiting: opts.waiting });
   setTimeout(() => {
     try {
       warmRecallAnalysis(Date.now());

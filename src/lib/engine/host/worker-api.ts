@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import { consoleLogger } from '../../domain/log';
 import type { EngineRequest } from '../engine';
 import { createDbHost, type DbHost } from './db-host';
-import { openBrowserEngine } from './open-engine';
+import { openWasmDatabase } from '../store/open-wasm';
 import type { HostEvent, HostInfo } from './messages';
 import type { IpcResponse } from '../../domain/errors';
 import type { MemoryFault } from '../store/memory-faults';
@@ -43,7 +43,20 @@ export function createDbWorkerApi(): DbWorkerApi {
         // A guest tab's in-memory database is its own: it never serves (or uses) the tabs on OPFS.
         isolated: !persistent,
         openEngine: async ({ waiting }) => {
-          const engine = await openBrowserEngine({ persistent, log, waiting, ...(fault ? { fault } : {}) });
+          // The engine's code is a chunk of its own, loaded only when this tab is to open the database: the worker's
+          // first script stays small and starts sooner, and sqlite-wasm is fetched, compiled and the database opened
+          // while that chunk loads and evaluates (issue 16 item 3: one waited for the other before).
+          const opening = openWasmDatabase({ persistent, log, onWaiting: waiting });
+          opening.catch(() => {}); // its failure is the engine's to report (openBrowserEngine awaits it)
+          const code = import('./open-engine').catch(async (err: unknown) => {
+            // Without the engine's code the database must not stay open: the next attempt (or another tab) opens it.
+            const opened = await opening.catch(() => null);
+            opened?.driver.close();
+            opened?.pool?.pauseVfs();
+            throw err;
+          });
+          const { openBrowserEngine } = await code;
+          const engine = await openBrowserEngine({ persistent, log, waiting, opening, ...(fault ? { fault } : {}) });
           markStartup('engine');
           return engine;
         },

@@ -1,4 +1,5 @@
-import sqlite3InitModule, { type Sqlite3Static, type SAHPoolUtil, type Database } from '@sqlite.org/sqlite-wasm';
+import type { Sqlite3Static, SAHPoolUtil, Database } from '@sqlite.org/sqlite-wasm';
+import { loadSqlite3 } from './sqlite3-loader';
 import type { Logger } from '../../domain/log';
 import type { StorageKind } from '../protocol/types';
 import type { SqlDriver } from './driver';
@@ -14,25 +15,7 @@ import { markStartup } from '../host/startup-marks';
 export const DB_FILE = '/engram.sqlite3';
 const POOL_NAME = 'engram-sahpool';
 
-let sqlite3Promise: Promise<Sqlite3Static> | null = null;
-
-/** One sqlite3 module per JS context. */
-export function loadSqlite3(): Promise<Sqlite3Static> {
-  sqlite3Promise ??= sqlite3InitModule().then((sqlite3) => {
-    // sqlite-wasm warns about a failed statement ("sqlite3_step() rc=…") through a console.warn it bound
-    // at start-up, before the error reaches us as an exception. Looked up on each call instead, so a test
-    // that provokes a failure on purpose can check that warning rather than print it.
-    (sqlite3.config as { warn: (...args: unknown[]) => void }).warn = (...args) => console.warn(...args);
-    markStartup('wasm');
-    return sqlite3;
-  });
-  return sqlite3Promise;
-}
-
-/** The sqlite3 module if this context has started loading it, without starting it. */
-export function sqlite3IfLoaded(): Promise<Sqlite3Static | null> {
-  return sqlite3Promise ?? Promise.resolve(null);
-}
+export { loadSqlite3, sqlite3IfLoaded } from './sqlite3-loader';
 
 export interface OpenedDatabase {
   driver: SqlDriver;

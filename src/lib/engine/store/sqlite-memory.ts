@@ -2,7 +2,7 @@
  * sqlite-wasm's own memory figures, read in the DB worker: the linear memory (page cache, statements, FTS state) and
  * sqlite3_status64(SQLITE_STATUS_MEMORY_USED). The speed benchmark reports them beside the worker's JS heap.
  */
-import { sqlite3IfLoaded } from './open-wasm';
+import { sqlite3IfLoaded } from './sqlite3-loader';
 
 export interface SqliteMemory {
   wasmMemory: number;
