@@ -4,7 +4,8 @@
  * than one slice (~20 ms), and a pass cut short resumes from what is stored.
  *
  *   decay     every episode and learned rule: the 003 score (domain/lifecycle/decay.ts) stored; crossing
- *             below 0.3 is noted in the ledger as "faded"; confirmed rules and pinned items are exempt (1)
+ *             below 0.3 is noted in the ledger as "faded"; confirmed rules and pinned items are exempt (1);
+ *             then, when enough was recorded since the last time, episodes_fts merged into one segment
  *   compress  uncompressed episodes below 0.3 or past the 180-day TTL, then those beyond a project's newest
  *             1,000: the template summary, candidates / input / kept text dropped, out of the text index
  *   purge     compressed episodes below 0.1 or past the 365-day TTL, then beyond 5,000 a project or 50,000
@@ -62,7 +63,13 @@ export function decayPass({ driver, clock, ledger }: PassDeps): Pass {
   let episodeCursor = 0;
   let ruleCursor = 0;
   let rulesDone = false;
+  let episodesDone = false;
+  // Last, episodes_fts merged into one segment when enough was written since the last time (fts-merge.ts's
+  // createFullMerge: a bounded piece a step, resumed where a pass cut short left it) — episode recall's
+  // ranking statement reads every segment of it on each query (issue 17).
+  const fullMerge = ftsMerge.createFullMerge(driver, 'episodes_fts');
   const step = (): boolean => {
+    if (episodesDone) return fullMerge.step();
     if (!rulesDone) {
       const rules = driver.all<{ rid: number; id: string; project_id: string | null; rule: string; confidence: number; user_confirmed: number; source: string; pinned: number; decay: number; updated_at: number }>(
         "SELECT rid, id, project_id, rule, confidence, user_confirmed, source, pinned, decay, updated_at FROM semantic_rules WHERE status = 'active' AND rid > ? ORDER BY rid LIMIT ?",
@@ -97,7 +104,8 @@ export function decayPass({ driver, clock, ledger }: PassDeps): Pass {
       }
     }
     if (rows.length) episodeCursor = rows[rows.length - 1]!.rid;
-    return rows.length === BATCH;
+    episodesDone = rows.length < BATCH;
+    return true;
   };
   return { step, report };
 }
