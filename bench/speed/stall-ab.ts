@@ -73,6 +73,7 @@ interface Row {
   load: [number, number];
   job: string;
   jobMs: number;
+  startedAt: number;
   maxWaitMs: number;
   p95WaitMs: number;
   detail: Record<string, number>;
@@ -103,6 +104,7 @@ async function once(variant: string, turns: number, round: number, lane: number)
         load,
         job: s.job,
         jobMs: Math.round(s.jobMs),
+        startedAt: s.startedAt,
         maxWaitMs: r1(s.maxWaitMs),
         p95WaitMs: r1(s.p95WaitMs),
         detail: s.detail,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SliceTiming } from '../../src/lib/engine/store/slices';
 import { sliceBehindWorstWait, type StallReport } from './stall';
 
-const report = (worst: { at: number; waitMs: number }[]): StallReport => ({ job: 'reindex', jobMs: 1000, probes: 10, maxWaitMs: worst[0]?.waitMs ?? 0, p95WaitMs: 5, detail: {}, worst });
+const report = (worst: { at: number; waitMs: number }[]): StallReport => ({ job: 'reindex', jobMs: 1000, startedAt: 0, probes: 10, maxWaitMs: worst[0]?.waitMs ?? 0, p95WaitMs: 5, detail: {}, worst });
 const slice = (at: number, ms: number, parts: Partial<SliceTiming> = {}): SliceTiming => ({ at, ms, beginMs: 0, steps: 3, stepsMs: ms - 1, slowestStepMs: 4, commitMs: 1, ...parts });
 
 describe('what the longest wait of a job sat behind (issue 16)', () => {

@@ -10,6 +10,8 @@ import { waitBreakdown, type TimelineEntry, type WaitBreakdown } from '../../src
 export interface StallReport {
   job: string;
   jobMs: number;
+  /** When the job began (performance.timeOrigin + now(), the probes' clock): where its worst waits fell in it. */
+  startedAt: number;
   probes: number;
   maxWaitMs: number;
   p95WaitMs: number;
@@ -70,6 +72,7 @@ export async function stallDuring(engine: EngineCaller, job: string, run: () => 
   return {
     job,
     jobMs,
+    startedAt: performance.timeOrigin + t0,
     probes: waits.length,
     maxWaitMs: sorted.at(-1) ?? 0,
     p95WaitMs: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0,
