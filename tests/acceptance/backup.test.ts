@@ -180,8 +180,18 @@ describe('issue 6: hostile files end in a clear error and an unchanged database'
       override get size() {
         return 200 * 1024 * 1024;
       }
-      override slice(): Blob {
-        return new Blob([head]);
+      /** The bytes at [start, end): the head, then '长' (3 bytes in UTF-8) without end — counted as read. */
+      override slice(start = 0, end = this.size): Blob {
+        const headBytes = new TextEncoder().encode(head);
+        const char = new TextEncoder().encode('长');
+        const to = Math.min(end, this.size);
+        const bytes = new Uint8Array(Math.max(0, to - start));
+        for (let i = 0; i < bytes.length; i++) {
+          const at = start + i;
+          bytes[i] = at < headBytes.length ? headBytes[at]! : char[(at - headBytes.length) % char.length]!;
+        }
+        pulled += bytes.length;
+        return new Blob([bytes]);
       }
       override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
         const piece = new TextEncoder().encode('长'.repeat(65_536));
