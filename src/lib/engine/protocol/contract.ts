@@ -188,6 +188,9 @@ export const contract = lazyEntries({
     input: z.strictObject({ sessionId: id.optional() }),
     errors: ['NOT_FOUND'],
     write: true,
+    // The jobs worker's bookkeeping (after a reply, and at every start-up): never a person's save, no op id (a
+    // second roll finds nothing due).
+    background: true,
     // issue 16: the pass over every conversation runs in slices after the write step (rolling-summaries.ts).
     twoStep: true,
   }),
@@ -201,6 +204,8 @@ export const contract = lazyEntries({
     }),
     errors: ['NOT_FOUND'],
     write: true,
+    // The after-reply job's rewrite (also at start-up, for what a closed window left): bookkeeping, as summary.roll.
+    background: true,
   }),
   /** A summary links back to its turns. */
   'summary.turns': () => call<Message[]>()({ input: z.strictObject({ id: z.number().int().positive() }), errors: ['NOT_FOUND'] }),
