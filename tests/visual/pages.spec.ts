@@ -7,8 +7,8 @@
  *    set in playwright.config.ts), from Debian packages .ci/run installs;
  *  - the time: a fixed clock and time zone, and dates the engine writes (in its worker, on the real clock)
  *    masked;
- *  - the data: each language and width starts from an empty device (a new browser context) and adds the
- *    same memories;
+ *  - the data: each language and width starts from an empty device (a new browser context), adds the
+ *    same memories and waits for the start-up memory clean-up's first run;
  *  - the motion: animations and the caret off, no service worker (its "ready to work offline" notice
  *    would come at a moment of its own), web fonts and the engine awaited before the shot;
  *  - a tolerance for anti-aliasing noise (maxDiffPixelRatio in playwright.config.ts).
@@ -69,6 +69,14 @@ for (const language of languages) {
         await page.goto('/chat');
         await waitForEngine(page);
         for (const m of seed) await call(page, 'memory.create', m);
+        // The jobs worker runs the memory clean-up at every start-up: wait for its first run, so the Maintenance
+        // page shows its (masked) times on every machine rather than "not yet" on a slow one.
+        await expect
+          .poll(async () => {
+            const status = await call<{ phases: Record<string, { lastOkAt: number | null }> }>(page, 'lifecycle.status');
+            return Object.values(status.phases).every((p) => p.lastOkAt !== null);
+          }, { timeout: 30_000 })
+          .toBe(true);
         for (const target of pages) {
           await test.step(target.name, async () => {
             await page.goto(target.path);
