@@ -243,8 +243,15 @@ const api = {
   pageHeap,
   startupStages,
   turns: (opts: { turns: number }) => timeTurns({ engine: engine as EngineCaller, turns: opts.turns }),
-  stalls: (opts: { importUrl: string | null; exportChunks: number }) =>
-    backgroundStalls({ engine: engine as EngineCaller, ...opts, timeline: async (from, to) => (await remote?.timeline(from, to)) ?? [] }),
+  /** The worker's timeline (store/worker-timeline.ts: off by default) is on for the run, for the waits' breakdowns. */
+  stalls: async (opts: { importUrl: string | null; exportChunks: number }) => {
+    await remote?.recordTimeline(true);
+    try {
+      return await backgroundStalls({ engine: engine as EngineCaller, ...opts, timeline: async (from, to) => (await remote?.timeline(from, to)) ?? [] });
+    } finally {
+      await remote?.recordTimeline(false);
+    }
+  },
   /** The vectors mode (issue 18): a vector per turn, recall with and without the meaning lane, store with and without. */
   vectors: (opts: { seed: number; dims: number; queries: CorpusQuery[]; limit: number; rounds: number; storeTurns: number }): Promise<VectorsReport> => {
     if (!engine) throw new Error('the DB worker has not started');

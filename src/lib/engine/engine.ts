@@ -14,7 +14,7 @@ import { classifySqliteError } from './store/sqlite-errors';
 import { ensureSegmenterVersion } from './store/fts-reindex';
 import { restoreAutomergeAtOpen } from './store/fts-merge';
 import { createSessionChangeLog, type SessionChangeSet } from './store/session-changes';
-import { noteTimeline } from './store/worker-timeline';
+import { noteTimeline, timelineRecording } from './store/worker-timeline';
 import type { TwoStep } from './protocol/define';
 
 export interface EngineRequest {
@@ -85,6 +85,8 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   }
 
   async function handle(req: EngineRequest): Promise<IpcResponse<unknown>> {
+    // Off unless a benchmark turned it on (DbWorkerApi.recordTimeline): then not even a clock read per call.
+    if (!timelineRecording()) return answer(req);
     const t0 = performance.now();
     const res = await answer(req);
     // Kept for the stall probe's breakdown (store/worker-timeline.ts): the method and its time, nothing of the call.

@@ -73,3 +73,18 @@ describe('the DB worker API: the engine’s code loads beside the database’s o
     expect(closedDrivers).toBe(1);
   });
 });
+
+describe('the DB worker API: the stall probe’s timeline (issue 16 item 5)', () => {
+  it('keeps no timeline until recordTimeline(true), then notes each call the engine answers', async () => {
+    vi.doUnmock('./open-engine'); // the test before made the engine's code fail to load
+    const api = await startedApi();
+    const t0 = performance.timeOrigin + performance.now();
+    expect((await api.call({ method: 'session.list', input: {} })).ok).toBe(true);
+    expect(api.timeline(t0 - 1, performance.timeOrigin + performance.now() + 1)).toEqual([]);
+    api.recordTimeline(true);
+    expect((await api.call({ method: 'session.list', input: {} })).ok).toBe(true);
+    expect(api.timeline(t0 - 1, performance.timeOrigin + performance.now() + 1)).toMatchObject([{ kind: 'call', method: 'session.list' }]);
+    api.recordTimeline(false);
+    expect(api.timeline(t0 - 1, performance.timeOrigin + performance.now() + 1)).toEqual([]);
+  });
+});

@@ -8,7 +8,7 @@ import type { IpcResponse } from '../../domain/errors';
 import type { MemoryFault } from '../store/memory-faults';
 import { markStartup, startupMarks, type StartupStage } from './startup-marks';
 import { readSqliteMemory, type SqliteMemory } from '../store/sqlite-memory';
-import { timelineBetween, type TimelineEntry } from '../store/worker-timeline';
+import { recordTimeline, timelineBetween, type TimelineEntry } from '../store/worker-timeline';
 
 export interface DbWorkerApi {
   /** `fault`: a development switch that makes the memory tables unreadable (store/memory-faults.ts). */
@@ -24,6 +24,8 @@ export interface DbWorkerApi {
   sqliteMemory(): Promise<SqliteMemory | null>;
   /** The worker's calls and job transactions overlapping [from, to] (epoch ms; store/worker-timeline.ts: the stall probe's breakdown). */
   timeline(from: number, to: number): TimelineEntry[];
+  /** Turns that timeline on (off by default: production notes nothing); the benchmark's stall probe turns it on. */
+  recordTimeline(on: boolean): void;
 }
 
 /** The object db.worker.ts exposes over Comlink. */
@@ -76,6 +78,7 @@ export function createDbWorkerApi(): DbWorkerApi {
     startup: () => startupMarks(),
     sqliteMemory: () => readSqliteMemory(),
     timeline: (from, to) => timelineBetween(from, to),
+    recordTimeline: (on) => recordTimeline(on),
     connectJobs(port) {
       Comlink.expose({ call: (req: EngineRequest) => needHost().call(req) }, port);
     },

@@ -1,8 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestEngine, expectOk } from '../testing';
 import type { SqlDriver } from './driver';
 import { runInSlices } from './slices';
-import { noteTimeline, resetTimelineForTests, TIMELINE_KEPT, timelineBetween, waitBreakdown, type TimelineEntry } from './worker-timeline';
+import { noteTimeline, recordTimeline, resetTimelineForTests, TIMELINE_KEPT, timelineBetween, waitBreakdown, type TimelineEntry } from './worker-timeline';
 
 const call = (at: number, ms: number, method: string): TimelineEntry => ({ kind: 'call', at, ms, method });
 
@@ -39,7 +39,27 @@ describe('the stall probe’s wait breakdown (issue 16 item 5)', () => {
 });
 
 describe('the worker timeline', () => {
-  beforeEach(() => resetTimelineForTests());
+  beforeEach(() => recordTimeline(true));
+  afterEach(() => recordTimeline(false));
+
+  it('is off by default and notes nothing — no slice, no call — until a benchmark turns it on', async () => {
+    recordTimeline(false);
+    const driver = { transaction: <T>(fn: () => T): T => fn() } as unknown as SqlDriver;
+    const t0 = performance.timeOrigin + performance.now();
+    let left = 3;
+    await runInSlices({ driver, budgetMs: 0, step: () => --left > 0 });
+    const { engine } = await createTestEngine();
+    expectOk(await engine.call('session.list', { limit: 5 }));
+    noteTimeline('slice', performance.now(), 1);
+    expect(timelineBetween(t0 - 1, performance.timeOrigin + performance.now() + 1)).toEqual([]);
+    recordTimeline(true);
+    const t1 = performance.timeOrigin + performance.now();
+    expectOk(await engine.call('session.list', { limit: 5 }));
+    expect(timelineBetween(t1, performance.timeOrigin + performance.now()).map((e) => e.method)).toEqual(['session.list']);
+    // Turned off again, what was kept is dropped.
+    recordTimeline(false);
+    expect(timelineBetween(t0 - 1, performance.timeOrigin + performance.now() + 1)).toEqual([]);
+  });
 
   it('keeps the last TIMELINE_KEPT entries and returns those overlapping a window, oldest first', () => {
     const origin = performance.timeOrigin;

@@ -8,6 +8,9 @@
  * A probe's wait then splits into: the job's transactions it sat behind, other calls, the time the worker ran
  * neither before it took the probe up (a GC, the worker's thread not running, the message still on its way), the
  * probe's own handling, and the time its answer took to reach the page after the worker had sent it.
+ *
+ * Off by default: nothing is noted (not even a clock read in the engine's call path) until a benchmark turns it on
+ * through the worker's API (DbWorkerApi.recordTimeline) — production never pays for it.
  */
 export interface TimelineEntry {
   kind: 'slice' | 'checkpoint' | 'call';
@@ -21,11 +24,22 @@ export interface TimelineEntry {
 export const TIMELINE_KEPT = 8192;
 const ring: TimelineEntry[] = [];
 let next = 0;
+let recording = false;
+
+/** Turns the timeline on or off (off: what was kept is dropped). */
+export function recordTimeline(on: boolean): void {
+  recording = on;
+  if (!on) resetTimelineForTests();
+}
+
+/** Whether calls and slices are being noted (the engine skips its clock reads when not). */
+export const timelineRecording = (): boolean => recording;
 
 const origin = () => (typeof performance === 'undefined' ? 0 : performance.timeOrigin);
 
 /** Notes one entry; `startedAt` is on the now() clock (performance.now()), `ms` its length. */
 export function noteTimeline(kind: TimelineEntry['kind'], startedAt: number, ms: number, method?: string): void {
+  if (!recording) return;
   const e: TimelineEntry = method === undefined ? { kind, at: origin() + startedAt, ms } : { kind, at: origin() + startedAt, ms, method };
   if (ring.length < TIMELINE_KEPT) ring.push(e);
   else ring[next] = e;
@@ -37,7 +51,7 @@ export function timelineBetween(from: number, to: number): TimelineEntry[] {
   return ring.filter((e) => e.at <= to && e.at + e.ms >= from).sort((a, b) => a.at - b.at);
 }
 
-/** Tests only. */
+/** Drops every kept entry (tests; recordTimeline(false)). */
 export function resetTimelineForTests(): void {
   ring.length = 0;
   next = 0;
