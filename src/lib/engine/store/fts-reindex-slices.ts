@@ -23,6 +23,9 @@ import { checkpointBetweenSlices } from './checkpoint-slices';
  *
  * A step is one row: what a slice costs past its budget is one row's segmentation (the step's JavaScript, not its
  * SQL, is most of a row's time: bench/speed/reindex-stalls.ts), not a batch's. Its budget covers the COMMIT too.
+ * Where the pass stands is written to `meta` once a slice, at its end (runInSlices' endSlice), in the slice's own
+ * transaction: a step is the row's SELECT, DELETE and INSERT only (before, every row also wrote the journal — a
+ * fourth statement and a JSON string a row, garbage the worker's GC collects between slices).
  *
  *   rows (automerge off, a bounded merge now and then) ─▶ merge each index to the end ─▶ automerge on
  */
@@ -122,6 +125,8 @@ export async function reindexInSlices(
   const saved = driver.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [JOURNAL]);
   let at = saved ? (JSON.parse(saved.value) as { step: number; after: number }) : { step: 0, after: -1 };
   const counts = { messages: 0, summaries: 0, memories: 0, episodes: 0 };
+  // Whether this slice's steps moved `at` since the journal was last written.
+  let moved = false;
   const slow = slowestSlices();
   const pacer = createMergePacer(driver, FTS, { pages: opts.mergePages ?? REINDEX_MERGE_PAGES, every: REINDEX_ROWS_PER_MERGE });
   // The WAL checkpointed between slices, in a slice of its own (checkpoint-slices.ts): no slice's COMMIT copies it.
@@ -142,6 +147,7 @@ export async function reindexInSlices(
         if (pacer.finish()) return true;
         setMeta(driver, SEGMENTER_META_KEY, SEGMENTER_VERSION);
         driver.run('DELETE FROM meta WHERE key = ?', [JOURNAL]);
+        moved = false;
         return false;
       }
       // Meanwhile, a bounded merge of the index being rewritten keeps its segments from piling up.
@@ -150,10 +156,15 @@ export async function reindexInSlices(
       if (row) {
         s.write(driver, row);
         counts[s.table]++;
-      }
-      at = row ? { step: at.step, after: s.rowid(row) } : { step: at.step + 1, after: -1 };
-      setMeta(driver, JOURNAL, JSON.stringify(at));
+        at.after = s.rowid(row);
+      } else at = { step: at.step + 1, after: -1 };
+      moved = true;
       return true;
+    },
+    // Where it stands, once a slice (a slice of merges alone moves nothing; the last one deleted the journal).
+    endSlice: () => {
+      if (moved) setMeta(driver, JOURNAL, JSON.stringify(at));
+      moved = false;
     },
     onSlice: (ms, timing) => {
       opts.onSlice?.(ms, timing);

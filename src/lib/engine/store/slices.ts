@@ -23,6 +23,11 @@ export interface SliceOptions {
    * what that time was made of (a few clock reads a slice; no statement text, no rows).
    */
   onSlice?: (ms: number, timing: SliceTiming) => void;
+  /**
+   * Inside the transaction, after the slice's last step, before its COMMIT: where the work stands is recorded here
+   * once a slice rather than by every step (a step then does only its own work; the slice still commits whole).
+   */
+  endSlice?: () => void;
   /** Checked between slices: stop early (the work resumes from what it recorded). */
   signal?: AbortSignal;
   /**
@@ -128,6 +133,7 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
             phase = p;
           }
         } while (going && !phaseChanged && steps < maxSteps && (last - t0) * (1 + commitRatio) < budget);
+        opts.endSlice?.();
         io1 = ioSnapshot();
         return going;
       });
