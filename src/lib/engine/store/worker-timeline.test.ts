@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestEngine, expectOk } from '../testing';
 import type { SqlDriver } from './driver';
 import { runInSlices } from './slices';
-import { noteTimeline, recordTimeline, resetTimelineForTests, TIMELINE_KEPT, timelineBetween, waitBreakdown, type TimelineEntry } from './worker-timeline';
+import { noteTimeline, recordTimeline, TIMELINE_KEPT, timelineBetween, waitBreakdown, type TimelineEntry } from './worker-timeline';
 
 const call = (at: number, ms: number, method: string): TimelineEntry => ({ kind: 'call', at, ms, method });
 

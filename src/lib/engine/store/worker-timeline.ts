@@ -26,10 +26,16 @@ const ring: TimelineEntry[] = [];
 let next = 0;
 let recording = false;
 
+/** Drops every kept entry. */
+function clearTimeline(): void {
+  ring.length = 0;
+  next = 0;
+}
+
 /** Turns the timeline on or off (off: what was kept is dropped). */
 export function recordTimeline(on: boolean): void {
   recording = on;
-  if (!on) resetTimelineForTests();
+  if (!on) clearTimeline();
 }
 
 /** Whether calls and slices are being noted (the engine skips its clock reads when not). */
@@ -49,12 +55,6 @@ export function noteTimeline(kind: TimelineEntry['kind'], startedAt: number, ms:
 /** The kept entries that overlap [from, to] (epoch ms), oldest first. */
 export function timelineBetween(from: number, to: number): TimelineEntry[] {
   return ring.filter((e) => e.at <= to && e.at + e.ms >= from).sort((a, b) => a.at - b.at);
-}
-
-/** Drops every kept entry (tests; recordTimeline(false)). */
-export function resetTimelineForTests(): void {
-  ring.length = 0;
-  next = 0;
 }
 
 /** What one probe's wait was made of, in ms (see the module's comment). */
