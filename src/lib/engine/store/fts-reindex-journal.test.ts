@@ -28,7 +28,7 @@ function watched(driver: SqlDriver, failAt = Infinity) {
     close: () => driver.close(),
     transaction: (fn) => driver.transaction(fn),
     run: (sql, params) => {
-      if (/^INSERT INTO meta/.test(sql) && params?.[0] === JOURNAL) seen.journalWrites++;
+      if (/^INSERT INTO meta/.test(sql) && Array.isArray(params) && params[0] === JOURNAL) seen.journalWrites++;
       if (/^INSERT INTO \w+_fts \(rowid/.test(sql) && ++seen.inserts === failAt) throw new Error('cut short');
       return driver.run(sql, params);
     },
