@@ -16,8 +16,8 @@ export function createEpisodeService(deps: ContextDeps, outcomes: OutcomeRecorde
       return 'undo' in input ? outcomes.undo(input) : outcomes.record(input);
     },
     query(input: { projectId?: string | null; sceneType?: SceneType; text: string; limit: number }): EpisodeQueryResult {
-      if (input.projectId) deps.projects.mustFind(input.projectId, 'projectId');
-      return recallEpisodes({ episodes: deps.episodes, clock: deps.env.clock, log: deps.env.log }, input);
+      // The project check is recall's first read (with its walk plan): NOT_FOUND before anything is ranked.
+      return recallEpisodes({ episodes: deps.episodes, clock: deps.env.clock, log: deps.env.log }, { ...input, projectField: 'projectId' });
     },
     list(input: { projectId?: string | null; sceneType?: SceneType; skillId?: string; kind?: EpisodeKind; documentId?: string; limit: number; offset: number }): { items: Episode[]; total: number } {
       return deps.episodes.list(input);

@@ -11,6 +11,7 @@
  * which is also what remains when the text index fails — 003's degradation, `degraded: true`). Compressed
  * episodes are not recalled (003 "待压缩：不再参与召回"), and the decay tiers apply (domain/lifecycle/decay.ts):
  * the score is multiplied by 1 (active), the decay score (decaying) or 0 (below 0.3: left out). The best 3–5 are returned (003 "最相关的 3-5 条").
+ * Every candidate is scored; the why (its terms, the matched words) is written for the winners only.
  * An embedding provider (the retrieval issue) would add its similarity here; without one, similarity is lexical.
  */
 import { DAY_MS, type Clock } from '../../domain/clock';
@@ -21,7 +22,8 @@ import { buildMatchQuery } from '../../domain/text/fts-query';
 import { gramsMatchQuery, queryBigrams } from '../../domain/text/grams';
 import { extractKeywords, isStopWord } from '../../domain/text/keywords';
 import { keptText, type EpisodeRepo } from '../store/episode-repo';
-import type { EpisodeScoreRow } from '../store/episode-recall-query';
+import { RANK_WINDOW, type EpisodeScoreRow } from '../store/episode-recall-query';
+import { projectNotFound } from '../store/project-repo';
 import type { EpisodeQueryResult, RecalledEpisode } from './types';
 
 export const RECALL_WEIGHTS = { scene: 0.45, similarity: 0.35, recency: 0.1, importance: 0.1 } as const;
@@ -41,6 +43,11 @@ export interface RecallQuery {
   limit?: number;
   /** Leave out the episode of this run (the run being built has none yet; a re-query may). */
   excludeRunId?: string;
+  /**
+   * episode.query's check: a named project that does not exist is NOT_FOUND, blamed on this field. Read in the same
+   * statement as the walk plan (EpisodeRecallQuery.scope). Absent: not checked (a context build's project is).
+   */
+  projectField?: string;
 }
 
 /**
@@ -62,15 +69,26 @@ export function recallMatch(text: string): { match: string | null; keywords: str
   return { match: parts.length ? parts.map((p) => `(${p})`).join(' OR ') : null, keywords };
 }
 
+/** A candidate as ranking needs it; its why is written only if it wins. */
+interface Scored {
+  row: EpisodeScoreRow;
+  score: number;
+  similarity: number;
+  decay: number;
+}
+
 export function recallEpisodes(deps: { episodes: EpisodeRepo; clock: Clock; log: Logger }, q: RecallQuery): EpisodeQueryResult {
   const limit = Math.min(RECALL_MAX, Math.max(1, q.limit ?? RECALL_MAX));
   const { match, keywords } = recallMatch(q.text);
+  // Checked: the plan comes with the check. Otherwise ranked reads the plan itself, inside the degradation's try.
+  const scope = q.projectField !== undefined && q.projectId ? deps.episodes.recall.scope(q.projectId) : undefined;
+  if (scope && !scope.known) throw projectNotFound(q.projectField as string);
   const bm25 = new Map<string, number>();
   const pool = new Map<string, EpisodeScoreRow>();
   let degraded = false;
   if (match) {
     try {
-      for (const hit of deps.episodes.recall.ranked(match, q.projectId, CANDIDATES)) {
+      for (const hit of deps.episodes.recall.ranked(match, q.projectId, CANDIDATES, RANK_WINDOW, scope?.plan)) {
         bm25.set(hit.row.id, -hit.rank);
         pool.set(hit.row.id, hit.row);
       }
@@ -83,13 +101,14 @@ export function recallEpisodes(deps: { episodes: EpisodeRepo; clock: Clock; log:
   if (q.sceneType) for (const e of deps.episodes.recall.recentOfScene(q.projectId, q.sceneType, CANDIDATES)) pool.set(e.id, e);
   const best = Math.max(0, ...bm25.values());
   const now = deps.clock.now();
-  const scored: { row: EpisodeScoreRow; why: Omit<RecalledEpisode['why'], 'matchedTerms'> }[] = [];
+  // Each candidate keeps its score (rounded as the why shows it: the order and the cut-off are the rounded score's)
+  // and the two figures that cost a computation; the why itself is written for the 3–5 winners only.
+  const scored: Scored[] = [];
   for (const e of pool.values()) {
     if (e.runId !== null && e.runId === q.excludeRunId) continue;
     const sceneMatch = q.sceneType !== undefined && e.sceneType === q.sceneType;
     const similarity = best > 0 ? Math.round(((bm25.get(e.id) ?? 0) / best) * 1000) / 1000 : 0;
-    const ageMs = Math.max(0, now - e.createdAt);
-    const recency = 2 ** (-ageMs / RECALL_HALF_LIFE_MS);
+    const recency = 2 ** (-Math.max(0, now - e.createdAt) / RECALL_HALF_LIFE_MS);
     // 003 衰减分级: active counts fully, decaying by its score ("降低召回优先级"), below 0.3 not at all.
     const decay = decayScore({ createdAt: e.createdAt, lastRecalledAt: e.lastRecalledAt, recallCount: e.recallCount, importance: e.importance, exempt: e.pinned }, now);
     const weight = recallWeight(decayTier(decay), decay);
@@ -97,20 +116,10 @@ export function recallEpisodes(deps: { episodes: EpisodeRepo; clock: Clock; log:
     const score =
       weight *
       (RECALL_WEIGHTS.scene * (sceneMatch ? 1 : 0) + RECALL_WEIGHTS.similarity * similarity + RECALL_WEIGHTS.recency * recency + RECALL_WEIGHTS.importance * e.importance);
-    scored.push({
-      row: e,
-      why: {
-        sceneMatch,
-        similarity,
-        ageDays: Math.round((ageMs / DAY_MS) * 10) / 10,
-        importance: e.importance,
-        decay: Math.round(decay * 1000) / 1000,
-        score: Math.round(score * 1000) / 1000,
-      },
-    });
+    scored.push({ row: e, score: Math.round(score * 1000) / 1000, similarity, decay });
   }
-  scored.sort((a, b) => b.why.score - a.why.score || b.row.createdAt - a.row.createdAt || (a.row.id < b.row.id ? -1 : 1));
-  const winners = scored.filter((s) => s.why.score >= RECALL_MIN_SCORE).slice(0, limit);
+  scored.sort((a, b) => b.score - a.score || b.row.createdAt - a.row.createdAt || (a.row.id < b.row.id ? -1 : 1));
+  const winners = scored.filter((s) => s.score >= RECALL_MIN_SCORE).slice(0, limit);
   // Only the 3–5 winners are read whole (their text for the context and the matched terms).
   const whole = new Map(deps.episodes.getMany(winners.map((w) => w.row.id)).map((e) => [e.id, e]));
   const items: RecalledEpisode[] = [];
@@ -118,7 +127,16 @@ export function recallEpisodes(deps: { episodes: EpisodeRepo; clock: Clock; log:
     const episode = whole.get(w.row.id);
     if (!episode) continue;
     const hay = `${episode.inputContext}\n${keptText(episode)}`.toLowerCase();
-    items.push({ episode, why: { ...w.why, matchedTerms: keywords.filter((k) => hay.includes(k.toLowerCase())).slice(0, 8) } });
+    const why: RecalledEpisode['why'] = {
+      sceneMatch: q.sceneType !== undefined && w.row.sceneType === q.sceneType,
+      similarity: w.similarity,
+      ageDays: Math.round((Math.max(0, now - w.row.createdAt) / DAY_MS) * 10) / 10,
+      importance: w.row.importance,
+      decay: Math.round(w.decay * 1000) / 1000,
+      score: w.score,
+      matchedTerms: keywords.filter((k) => hay.includes(k.toLowerCase())).slice(0, 8),
+    };
+    items.push({ episode, why });
   }
   return { items, degraded };
 }

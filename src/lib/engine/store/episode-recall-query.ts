@@ -17,7 +17,9 @@ import type { SqlDriver } from './driver';
  *     index (WalkPlan says how that walk is kept cheap);
  *   - candidates are read as the few columns the score needs; the caller fetches its 3–5 winners whole.
  *   - the walk reads every segment of episodes_fts: the lifecycle's decay pass merges it into one when enough was
- *     recorded since the last time (store/fts-merge.ts createFullMerge; natively −21 % of this statement at 10,000).
+ *     recorded since the last time (store/fts-merge.ts createFullMerge; natively −21 % of this statement at 10,000);
+ *   - episode.query's project check and the walk plan are one read (scope): the project's existence and the
+ *     episode counts that choose the plan.
  *
  * Each statement has one fixed SQL text per kind of project scope and walk plan (the driver caches prepared
  * statements by text).
@@ -83,22 +85,36 @@ export type WalkPlan = 'row' | 'set';
 /** Below this share of all episodes a scope's walk tests matches against its set of rids. */
 export const SET_PLAN_SHARE = 0.25;
 
+/** What recall needs to know of its scope before the walk, read in one statement (EpisodeRecallQuery.scope). */
+export interface ScopeRead {
+  /** The named project exists (always true for null and undefined, which name none). */
+  known: boolean;
+  plan: WalkPlan;
+}
+
 export function createEpisodeRecallQuery(driver: SqlDriver) {
-  /** 'set' for a scope under SET_PLAN_SHARE of all episodes (episode_counts, kept by triggers; compressed ones count too). */
-  const planFor = (project: ProjectScope): WalkPlan => {
-    if (project === undefined) return 'row';
-    const c = driver.get<{ mine: number | null; total: number }>(
-      'SELECT (SELECT n FROM episode_counts WHERE project_key = ?) AS mine, (SELECT total(n) FROM episode_counts) AS total',
-      [project ?? ''],
+  /**
+   * Whether the named project exists and the walk plan: 'set' for a scope under SET_PLAN_SHARE of all episodes
+   * (episode_counts, kept by triggers; compressed ones count too). One statement: episode.query's project check
+   * and the plan were two reads of a query whose other statements are few.
+   */
+  const scope = (project: ProjectScope): ScopeRead => {
+    if (project === undefined) return { known: true, plan: 'row' };
+    const c = driver.get<{ known: number; mine: number | null; total: number }>(
+      `SELECT ${project === null ? '1' : 'EXISTS (SELECT 1 FROM projects WHERE id = ?)'} AS known,
+         (SELECT n FROM episode_counts WHERE project_key = ?) AS mine, (SELECT total(n) FROM episode_counts) AS total`,
+      project === null ? [''] : [project, project],
     );
-    return c && c.total > 0 && (c.mine ?? 0) < SET_PLAN_SHARE * c.total ? 'set' : 'row';
+    if (!c) return { known: project === null, plan: 'row' };
+    return { known: c.known === 1, plan: c.total > 0 && (c.mine ?? 0) < SET_PLAN_SHARE * c.total ? 'set' : 'row' };
   };
   return {
+    scope,
     /**
      * bm25 (lower is better) of the best `limit` among the newest `window` full-text matches that are live (not
      * compressed) episodes of the asked scope. Throws when the index fails (the caller degrades to the scene lane).
      */
-    ranked(match: string, project: ProjectScope, limit: number, window = RANK_WINDOW, plan: WalkPlan = planFor(project)): { row: EpisodeScoreRow; rank: number }[] {
+    ranked(match: string, project: ProjectScope, limit: number, window = RANK_WINDOW, plan: WalkPlan = scope(project).plan): { row: EpisodeScoreRow; rank: number }[] {
       const w = projectWhere(project);
       const s = projectWhere(project, 's');
       // One pass, newest first: the window is the first `window` matches of the asked scope's live episodes walked by

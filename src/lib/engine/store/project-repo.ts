@@ -11,6 +11,9 @@ interface ProjectRow {
 
 const toProject = (r: ProjectRow): Project => ({ id: r.id, name: r.name, createdAt: r.created_at, updatedAt: r.updated_at });
 
+/** No project has the id given in `field` (also episode recall's check, episodes/recall.ts). */
+export const projectNotFound = (field: string): EngineError => new EngineError('NOT_FOUND', `No project with that \`${field}\`.`, { field });
+
 /**
  * Writing projects (004). Deleting one deletes its documents, project rules, runs and project-scoped
  * memories (foreign keys cascade); its conversations stay, detached (sessions.project_id SET NULL).
@@ -22,7 +25,7 @@ export function createProjectRepo({ driver, clock, ids }: Pick<EngineEnv, 'drive
   };
   const mustFind = (id: string, field = 'id'): Project => {
     const p = find(id);
-    if (!p) throw new EngineError('NOT_FOUND', `No project with that \`${field}\`.`, { field });
+    if (!p) throw projectNotFound(field);
     return p;
   };
   return {
