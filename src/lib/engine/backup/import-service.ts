@@ -79,6 +79,13 @@ export interface ImportProgress {
   removal?: { rowsDone: number; totalRows: number };
 }
 
+/** How far the file a preview was given has been read (backup.importReading): none is being read when `reading` is false. */
+export interface ImportReading {
+  reading: boolean;
+  bytesRead: number;
+  totalBytes: number;
+}
+
 /** One bounded step of an import (backup.importStep): rows written so far; the result once done. */
 export type ImportStepResult = { done: false; rowsDone: number; rowsTotal: number } | ({ done: true; rowsDone: number; rowsTotal: number } & ImportResult);
 
@@ -146,6 +153,9 @@ export function createImportService(deps: {
   if (owed)
     void finish(owed).catch((err: unknown) => log.error('backup.import-files-failed', { cause: err instanceof Error ? err.name : 'unknown' }));
 
+  /** The file a preview is reading now (one at a time, as `staged`). */
+  let reading: { bytesRead: number; totalBytes: number } | null = null;
+
   function mustGet(token: string): Staged {
     if (staged && clock.now() - staged.stagedAt > STAGE_TTL_MS) staged = null;
     if (!staged || staged.token !== token)
@@ -159,8 +169,13 @@ export function createImportService(deps: {
     staged = null; // one file at a time: a new choice frees the last one
     checkFileSize(blob.size);
     sniffExportHead(await blob.slice(0, SNIFF_BYTES).text());
-    // Piece by piece, letting other calls run between pieces: never the whole text in memory at once.
-    const { file, migratedFrom } = await readExportFile(blob);
+    // Piece by piece, letting other calls run between pieces: never the whole text in memory at once. How far it
+    // has come is kept for backup.importReading (the settings page shows it while the preview runs, issue 16).
+    const read = { bytesRead: 0, totalBytes: blob.size };
+    reading = read;
+    const { file, migratedFrom } = await readExportFile(blob, { onRead: (bytesRead) => (read.bytesRead = bytesRead) }).finally(() => {
+      if (reading === read) reading = null;
+    });
     const info: ImportFileInfo = {
       version: file.version,
       migratedFrom,
@@ -312,6 +327,10 @@ export function createImportService(deps: {
           return { token, mode, tables: r.tables, conflicts: r.conflicts, conflictsTotal: r.conflictsTotal, filesPending: plan.writes.length + plan.deletes.length, resumed, slowSlices: slow.list() };
         },
       };
+    },
+    /** How far the file being previewed has been read (the settings page shows it while the preview runs). */
+    reading(): ImportReading {
+      return reading ? { reading: true, ...reading } : { reading: false, bytesRead: 0, totalBytes: 0 };
     },
     /** How far importApply has come (the settings page shows it while it runs). */
     progress(token: string): ImportProgress {

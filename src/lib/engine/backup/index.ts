@@ -32,6 +32,6 @@ export function createBackupServices(deps: { env: EngineEnv; files: ProjectFileS
 
 export type BackupServices = ReturnType<typeof createBackupServices>;
 export type { ExportChunk, ExportStarted } from './export-service';
-export type { ImportPreview, ImportProgress, ImportResult, ImportStepResult } from './import-service';
+export type { ImportPreview, ImportProgress, ImportReading, ImportResult, ImportStepResult } from './import-service';
 export type { FilesReport } from './import-files';
 export type { DbFileCheck, DbFileExport } from './db-file';

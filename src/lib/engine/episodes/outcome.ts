@@ -90,7 +90,6 @@ export function createOutcomeRecorder(deps: ContextDeps) {
       env.driver.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [DISTILL_REQUEST_KEY, 'conflict']);
     }
     if (e.chapterId) deps.writing.onOutcome({ documentId: e.chapterId, runId: e.runId ?? e.id, skillId: e.skillUsed, signal: e.implicit, kept: keptText(e) });
-    env.log.info('episode.recorded', { kind: e.kind, signal: e.implicit, scene: e.sceneType });
     // The settings are read (and validated) once per record, not once for each answer.
     const learningPaused = paused();
     return { episode: e, feedbackEventId: eventId, distillDue: due(learningPaused), learningPaused };

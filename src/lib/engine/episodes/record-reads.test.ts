@@ -2,7 +2,7 @@
  * What one episode.record reads (issue 17: p95 ≤ 5 ms at 10,000 episodes): the distillation trigger counts new
  * episodes only up to the batch size, and the chapter is checked by its project without reading its text.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTestEngine, expectOk } from '../testing';
 import { createEpisodeRepo } from '../store/episode-repo';
 import { BATCH_EPISODES } from './outcome';
@@ -74,5 +74,24 @@ describe('episode.record reads only what it needs', () => {
     expectOk(await t.engine.call('project.delete', { id: a.id }));
     expect(counted()).toEqual(actual());
     expect(counted()).toEqual({ [b.id]: 3 });
+  });
+});
+
+describe('episode.record is quiet (issue 19)', () => {
+  it('a record writes no log line and nothing to the console, whatever it was given', async () => {
+    const t = await createTestEngine();
+    const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
+    const doc = expectOk(await t.engine.call('document.create', { projectId: project.id, title: 'ch', content: '他走了。' }));
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level));
+    try {
+      const before = t.log.lines.length;
+      expectOk(await t.engine.call('episode.record', { skillId: 'continue', projectId: project.id, documentId: doc.id, input: '“走吧。”他说。', candidates: ['她点头。'], selectedIndex: 0, explicit: '短一点' }));
+      expectOk(await t.engine.call('episode.record', { skillId: 'polish', input: 'The rain fell.', candidates: ['Rain fell hard.'], selectedIndex: -1 }));
+      // The engine's logger is the console in the DB worker (consoleLogger('db')): a line here is a console line there.
+      expect(t.log.lines.slice(before)).toEqual([]);
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { Services } from '../services';
 import type { Handlers } from './index';
 
-type TurnMethods = 'turn.prepare' | 'turn.finish' | 'turn.afterReplyPending' | 'turn.afterReplyDone' | 'session.getMany' | 'backup.importProgress';
+type TurnMethods = 'turn.prepare' | 'turn.finish' | 'turn.afterReplyPending' | 'turn.afterReplyDone' | 'session.getMany' | 'backup.importProgress' | 'backup.importReading';
 
 /** One call per turn each way (issue 16), the after-reply queue, and the conversation rows a change touched. */
 export function turnHandlers(s: Services): Handlers<TurnMethods> {
@@ -13,5 +13,6 @@ export function turnHandlers(s: Services): Handlers<TurnMethods> {
     'session.getMany': (input) => s.sessions.getMany(input),
     // backup (issue 16: the import apply in slices reports how far it is)
     'backup.importProgress': ({ token }) => s.backup.imports.progress(token),
+    'backup.importReading': () => s.backup.imports.reading(),
   };
 }

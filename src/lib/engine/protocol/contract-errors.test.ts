@@ -224,6 +224,7 @@ const paths: Record<Method, Paths> = {
   'lifecycle.summaryCandidates': () => [{ limit: 0 }, { limit: 51 }, { after: -1 }],
   'lifecycle.compressWith': () => [{ items: [{ id: 'e', seen: '1||0', summary: '   ' }] }, { items: [{ id: 'e', summary: 'x' }] }],
   'backup.importProgress': () => [{ token: 'import-missing' }],
+  'backup.importReading': strict,
 };
 
 function minimalExport() {

@@ -774,6 +774,8 @@ export const contract = lazyEntries({
   /** The conversations a change event named, as a list shows them (those still there), and the list's new total. */
   /** How far backup.importApply has come with a previewed file. */
   'backup.importProgress': () => call<Backup.ImportProgress>()({ input: z.strictObject({ token: backupInput.token }), errors: ['NOT_FOUND'] }),
+  /** How far backup.importPreview has read the file it was given (the file has no token until it is read). */
+  'backup.importReading': () => call<Backup.ImportReading>()({ input: none }),
   'session.getMany': () => call<{ items: Session[]; total: number }>()({
     input: z.strictObject({ ids: z.array(id).max(200), starredOnly: z.boolean().default(false), projectId: id.nullable().optional() }),
   }),

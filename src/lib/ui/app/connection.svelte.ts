@@ -12,7 +12,7 @@ import { notifyCleanupFailure } from './cleanup-notice';
 import { isUserWrite } from '../../engine/protocol/contract';
 import type { SystemStatus } from '../../engine/protocol/types';
 import type { EmbeddingStatus } from '../../engine/embeddings/types';
-import { embeddingEndpointOf } from '../../domain/llm/settings';
+import { createModelSync } from './model-sync';
 import { modelSettings } from './model-settings.svelte';
 import { localDb } from '../local/local-db';
 import { createOutbox, type Outbox, type RefusedWrite, type RetryOutcome } from '../local/outbox';
@@ -47,6 +47,8 @@ class Connection {
   #askedPersist = false;
   #statusRetry: ReturnType<typeof setTimeout> | null = null;
   #changeListeners = new Set<(change: ChangeEvent) => void>();
+  /** The model settings as both workers must know them: once per load, once per real change (model-sync.ts). */
+  #modelSync: ReturnType<typeof createModelSync> | null = null;
 
   /**
    * Every write's change event, with the conversations it changed (issue 16): a list of them updates those
@@ -86,6 +88,18 @@ class Connection {
     this.#caller = createCaller({ call: (req) => db.call(req) });
     this.#outbox = createOutbox(localDb(), this.#caller);
 
+    // The jobs worker phrases learned rules with the model the person configured (issue 17), and both workers use the
+    // embedding model (issue 18): they follow the settings, here and as they change in any tab — each real change once.
+    const sync = createModelSync({
+      configureEngine: async (endpoint) => {
+        const res = await this.engine.call('embeddings.configure', { endpoint });
+        if (res.ok) this.embeddings = res.data;
+        return res.ok;
+      },
+      configureJobs: (endpoint) => void jobs.configureEmbeddings(endpoint),
+      setJobsModel: (settings) => void jobs.setModel(settings),
+    });
+    this.#modelSync = sync;
     void db.subscribe(Comlink.proxy((event: HostEvent) => this.#onHostEvent(event)));
     void db.start(opts);
     const channel = new MessageChannel();
@@ -98,12 +112,11 @@ class Connection {
         if (p.job === 'lifecycle' && p.state === 'failed') notifyCleanupFailure(p.error);
       }),
     );
-    // The jobs worker phrases learned rules with the model the person configured (issue 17): it follows
-    // the settings, here and as they change in any tab.
+    // Once loaded, every value the store takes (load, save, another tab's save, liveQuery's echoes): sync drops repeats.
     $effect.root(() => {
       $effect(() => {
         const settings = modelSettings.current;
-        void jobs.setModel(settings);
+        if (modelSettings.loaded) sync.settings(settings);
       });
     });
     // A dying tab lets go of the database lock and the jobs lock at once, so another tab (or the reloaded page)
@@ -116,23 +129,7 @@ class Connection {
     for (const type of ['keydown', 'pointerdown'] as const) {
       addEventListener(type, () => void jobs.activity(), { passive: true });
     }
-    // The embedding model follows the model settings (this tab's save or another's): both workers hear of it.
-    $effect.root(() => {
-      $effect(() => {
-        void modelSettings.current;
-        if (modelSettings.loaded) void this.applyEmbeddings();
-      });
-    });
     void this.#refreshStatus();
-  }
-
-  /** Tells the DB worker (recall) and the jobs worker (the fill) which embedding endpoint and model are in force. */
-  async applyEmbeddings(): Promise<void> {
-    if (!this.#caller) return;
-    const endpoint = embeddingEndpointOf($state.snapshot(modelSettings.current));
-    void this.#jobs?.configureEmbeddings(endpoint);
-    const res = await this.#caller.call('embeddings.configure', { endpoint });
-    if (res.ok) this.embeddings = res.data;
   }
 
   /** The fill's progress (the settings page asks while it is open). */
@@ -147,8 +144,8 @@ class Connection {
     if (res.ok) {
       this.status = res.data;
       this.startupError = null;
-      // A new leader's DB worker knows no endpoint yet: tell it (it lives in memory only, never in the database).
-      void this.applyEmbeddings();
+      // The engine answers now: it hears the embedding endpoint if it has not yet (model-sync.ts).
+      this.#modelSync?.engineReady();
       // The engine switches to the writable database by itself once there is room; the page follows.
       if (res.data.readOnly) this.#retryStatusSoon(READ_ONLY_RECHECK_MS);
       // Kept writes wait for a database that can take them.
@@ -202,6 +199,8 @@ class Connection {
     switch (event.type) {
       case 'role':
         this.host = event.info;
+        // Leading anew, this worker opened an engine of its own, which knows no endpoint (memory only, never in SQLite).
+        this.#modelSync?.role(event.info.role);
         if (event.info.role === 'leader' || this.status === null) void this.#refreshStatus();
         break;
       case 'change':

@@ -1,6 +1,6 @@
 import { TABLE_NAMES, type ImportMode, type TableCounts, type TableName } from '../../../domain/backup';
 import type { IpcError } from '../../../domain/errors';
-import type { FilesReport, ImportPreview, ImportProgress, ImportResult } from '../../../engine/backup';
+import type { FilesReport, ImportPreview, ImportProgress, ImportReading, ImportResult } from '../../../engine/backup';
 import type { EngineCaller } from '../../../engine/client/caller';
 
 /**
@@ -8,14 +8,50 @@ import type { EngineCaller } from '../../../engine/client/caller';
  * structured-cloneable), so reading and checking even a large file never blocks the page:
  *
  *   choose file ─▶ importPreview({ file, mode }) ─▶ table of add/update/skip/conflict
+ *                  └ importReading({}) every PROGRESS_EVERY_MS meanwhile ─▶ "reading the file: n %"
  *   change mode ─▶ importPreview({ token, mode })   (no second read)
  *   Apply ──────▶ importApply({ token, mode }) ─▶ importFiles({ token }) ─▶ counts
  *                  └ importProgress({ token }) every PROGRESS_EVERY_MS meanwhile ─▶ "n of m rows"
  */
 export type PreviewOutcome = { ok: true; preview: ImportPreview } | { ok: false; error: IpcError };
 
-export function previewFile(engine: EngineCaller, file: Blob, mode: ImportMode): Promise<PreviewOutcome> {
-  return engine.call('backup.importPreview', { file, mode }).then((r) => (r.ok ? { ok: true, preview: r.data } : { ok: false, error: r.error }));
+/** `onRead`: how much of the file the DB worker has read, in whole percent, while it reads it (issue 16). */
+export async function previewFile(engine: EngineCaller, file: Blob, mode: ImportMode, onRead?: (percent: number) => void): Promise<PreviewOutcome> {
+  const look = async () => {
+    const r = await engine.call('backup.importReading', {});
+    return r.ok ? readPercent(r.data) : null;
+  };
+  const r = await watched(() => engine.call('backup.importPreview', { file, mode }), onRead ? look : null, (p) => onRead?.(p));
+  return r.ok ? { ok: true, preview: r.data } : { ok: false, error: r.error };
+}
+
+/** A read's progress in whole percent (null: no file is being read). Never 100 before the last byte. */
+export function readPercent(r: ImportReading): number | null {
+  if (!r.reading) return null;
+  if (r.totalBytes <= 0 || r.bytesRead >= r.totalBytes) return 100;
+  return Math.floor((r.bytesRead / r.totalBytes) * 100);
+}
+
+/**
+ * Runs `work`, asking `look` every PROGRESS_EVERY_MS meanwhile and handing what it finds (null: nothing to show)
+ * to `show` — never after `work` has ended.
+ */
+async function watched<T, P>(work: () => Promise<T>, look: (() => Promise<P | null>) | null, show: (p: P) => void): Promise<T> {
+  let running = true;
+  const watching = (async () => {
+    while (look && running) {
+      await new Promise((r) => setTimeout(r, PROGRESS_EVERY_MS));
+      if (!running) break;
+      const p = await look();
+      if (running && p !== null) show(p);
+    }
+  })();
+  try {
+    return await work();
+  } finally {
+    running = false;
+    await watching;
+  }
 }
 
 export function previewAgain(engine: EngineCaller, token: string, mode: ImportMode): Promise<PreviewOutcome> {
@@ -48,17 +84,11 @@ export async function applyPreviewed(
   preview: Pick<ImportPreview, 'token' | 'mode'>,
   onProgress?: (p: ImportProgress) => void,
 ): Promise<ApplyOutcome> {
-  let running = true;
-  const watching = (async () => {
-    while (onProgress && running) {
-      await new Promise((r) => setTimeout(r, PROGRESS_EVERY_MS));
-      const p = await engine.call('backup.importProgress', { token: preview.token });
-      if (running && p.ok && p.data.state === 'applying') onProgress(p.data);
-    }
-  })();
-  const applied = await engine.call('backup.importApply', { token: preview.token, mode: preview.mode });
-  running = false;
-  await watching;
+  const look = async () => {
+    const p = await engine.call('backup.importProgress', { token: preview.token });
+    return p.ok && p.data.state === 'applying' ? p.data : null;
+  };
+  const applied = await watched(() => engine.call('backup.importApply', { token: preview.token, mode: preview.mode }), onProgress ? look : null, (p) => onProgress?.(p));
   if (!applied.ok) return { ok: false, error: applied.error, applied: null };
   const files = await engine.call('backup.importFiles', { token: preview.token });
   if (!files.ok) return { ok: false, error: files.error, applied: applied.data };

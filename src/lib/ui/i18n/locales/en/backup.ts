@@ -25,6 +25,7 @@ export const backup = {
     help: 'Choose an Engram export (.json). It is read and checked first; nothing changes until you apply it.',
     choose: 'Backup file',
     reading: 'Reading and checking the file…',
+    readingProgress: 'Reading the file: {{percent}} %',
     fileInfo: 'Exported {{date}} by Engram {{version}}: {{scope}}.',
     migrated: 'It was written in an older format (version {{from}}) and has been converted.',
     scope: { all: 'everything', project: 'one project', session: 'one conversation' },

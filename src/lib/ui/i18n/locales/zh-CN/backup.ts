@@ -26,6 +26,7 @@ export const backup: Messages<typeof en> = {
     help: '选择一个 Engram 导出文件（.json）。文件会先被读取和检查；在你确认之前不会有任何改动。',
     choose: '备份文件',
     reading: '正在读取并检查文件…',
+    readingProgress: '正在读取文件：{{percent}}%',
     fileInfo: '由 Engram {{version}} 于 {{date}} 导出：{{scope}}。',
     migrated: '该文件使用旧格式（版本 {{from}}）写成，已自动转换。',
     scope: { all: '全部内容', project: '一个项目', session: '一个对话' },
