@@ -15,7 +15,9 @@ type BackupMethod =
   | 'backup.exportDbFile'
   | 'backup.checkDbFile'
   | 'backup.importDbFile'
-  | 'backup.importStep';
+  | 'backup.importStep'
+  | 'backup.importProgress'
+  | 'backup.importReading';
 
 export function backupHandlers(s: Services): Handlers<BackupMethod> {
   const b = s.backup;
@@ -43,6 +45,9 @@ export function backupHandlers(s: Services): Handlers<BackupMethod> {
     },
     'backup.importFiles': (input) => b.imports.applyFiles(input.token),
     'backup.importDiscard': (input) => ({ discarded: b.imports.discard(input.token) }),
+    // How far the import apply in slices is, and how far a preview has read its file (issue 16).
+    'backup.importProgress': ({ token }) => b.imports.progress(token),
+    'backup.importReading': () => b.imports.reading(),
     'backup.exportDbFile': () => b.exportDbFile(),
     'backup.checkDbFile': (input) => b.checkDbFile(input.file),
     'backup.importDbFile': async (input) => {

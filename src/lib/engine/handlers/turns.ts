@@ -1,7 +1,7 @@
 import type { Services } from '../services';
 import type { Handlers } from './index';
 
-type TurnMethods = 'turn.prepare' | 'turn.finish' | 'turn.afterReplyPending' | 'turn.afterReplyDone' | 'session.getMany' | 'backup.importProgress' | 'backup.importReading';
+type TurnMethods = 'turn.prepare' | 'turn.finish' | 'turn.afterReplyPending' | 'turn.afterReplyDone' | 'session.getMany';
 
 /** One call per turn each way (issue 16), the after-reply queue, and the conversation rows a change touched. */
 export function turnHandlers(s: Services): Handlers<TurnMethods> {
@@ -11,8 +11,5 @@ export function turnHandlers(s: Services): Handlers<TurnMethods> {
     'turn.afterReplyPending': (input) => s.afterReplyQueue.pending({ queuedBefore: s.env.clock.now() - input.olderThanMs, limit: input.limit }),
     'turn.afterReplyDone': ({ runId }) => ({ done: s.afterReplyQueue.done(runId) }),
     'session.getMany': (input) => s.sessions.getMany(input),
-    // backup (issue 16: the import apply in slices reports how far it is)
-    'backup.importProgress': ({ token }) => s.backup.imports.progress(token),
-    'backup.importReading': () => s.backup.imports.reading(),
   };
 }
