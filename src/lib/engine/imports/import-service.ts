@@ -11,6 +11,7 @@ import {
 } from '../../domain/imports';
 import { clearPendingFiles, readPendingFiles, recordPendingFiles } from '../backup/file-journal';
 import { carryOut, planFiles, type FilePlan, type FilesReport } from '../backup/import-files';
+import type { ImportReading } from '../backup';
 import type { EngineEnv } from '../env';
 import type { ProjectFileStore } from '../files/project-file-store';
 import type { ImportRepo } from '../store/import-repo';
@@ -113,6 +114,8 @@ export function createImportService(deps: {
   const { repo } = deps;
   const tuning = { ...DEFAULT_IMPORT_TUNING, ...deps.tuning };
   let staged: Staged | null = null;
+  /** The files a preview is reading now (one preview at a time, as `staged`): import.reading answers from it. */
+  let reading: { bytesRead: number; totalBytes: number } | null = null;
 
   function mustGet(token: string): Staged {
     if (staged && staged.state === 'previewed' && clock.now() - staged.stagedAt > STAGE_TTL_MS) staged = null;
@@ -223,7 +226,11 @@ export function createImportService(deps: {
       if (staged?.state === 'running')
         throw new EngineError('CONFLICT', 'Another import is being written; wait for it to finish or cancel it first.', { fields: ['files'] });
       staged = null;
-      const read = await readImport({ source: input.source, files: input.files });
+      const read0 = { bytesRead: 0, totalBytes: input.files.reduce((n, f) => n + f.file.size, 0) };
+      reading = read0;
+      const read = await readImport({ source: input.source, files: input.files, onRead: (bytesRead) => (read0.bytesRead = bytesRead) }).finally(() => {
+        if (reading === read0) reading = null;
+      });
       const now = clock.now();
       const p = await plan(read.conversations, now);
       let lorebook: Staged['lorebook'] = null;
@@ -328,6 +335,11 @@ export function createImportService(deps: {
       const conversations = repo.rollback(s.runId);
       log.info('import.canceled', { conversations });
       return { canceled: true, conversations };
+    },
+
+    /** How far a preview has read the files it was given (the backup page shows it while the preview runs). */
+    reading(): ImportReading {
+      return reading ? { reading: true, ...reading } : { reading: false, bytesRead: 0, totalBytes: 0 };
     },
 
     /** The import in progress, if any (a page that reloads can tell it is gone). */

@@ -72,11 +72,17 @@ export async function resolveSource(files: readonly ImportFileInput[], asked: Im
   return asked;
 }
 
-export async function readImport(opts: { source: ImportSource | 'auto'; files: readonly ImportFileInput[] }): Promise<ReadImport> {
+/** `onRead` hears how many bytes of all the files together have been read so far (the page shows it, issue 16). */
+export async function readImport(opts: {
+  source: ImportSource | 'auto';
+  files: readonly ImportFileInput[];
+  onRead?: (bytesRead: number, totalBytes: number) => void;
+}): Promise<ReadImport> {
   const { files } = opts;
   if (files.length === 0) throw bad('Invalid `files`: choose at least one file.');
   const source = await resolveSource(files, opts.source);
   const bytes = files.reduce((n, f) => n + f.file.size, 0);
+  const onRead = opts.onRead ?? (() => {});
   const out: ReadImport = { source, conversations: [], lorebook: null, skipped: emptySkips(), duplicates: 0, skippedFiles: 0, bytes };
   const seen = new Set<string>();
   const keep = (p: ParsedConversation) => {
@@ -101,14 +107,16 @@ export async function readImport(opts: { source: ImportSource | 'auto'; files: r
       expected: SOURCE_NAMES[source],
       maxElementChars: MAX_CONVERSATION_CHARS,
     });
-    await readTextPieces(file, (piece) => splitter.push(piece));
+    await readTextPieces(file, (piece) => splitter.push(piece), { onRead: (n) => onRead(n, bytes) });
     splitter.end();
     return out;
   }
 
+  let done = 0;
   for (const [i, f] of files.entries()) {
     if (source === 'logs' && !isLogFile(f.name)) {
       out.skippedFiles++;
+      onRead((done += f.file.size), bytes);
       continue;
     }
     if (f.file.size > MAX_SMALL_FILE_BYTES)
@@ -125,6 +133,7 @@ export async function readImport(opts: { source: ImportSource | 'auto'; files: r
       if (parsed) keep(parsed);
       else out.skippedFiles++;
     }
+    onRead((done += f.file.size), bytes);
     await pause();
   }
   return out;

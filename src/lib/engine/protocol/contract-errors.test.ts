@@ -198,6 +198,7 @@ const paths: Record<Method, Paths> = {
   'import.cancel': () => [{ token: '' }],
   'import.followUp': () => [{ limit: 0 }],
   'import.status': strict,
+  'import.reading': strict,
   'export.markdown': () => [{ scope: { kind: 'session', id: MISSING } }, { scope: { kind: 'project', id: MISSING } }, { scope: { kind: 'all' } }],
   'embeddings.configure': () => [{ endpoint: { baseUrl: 'ftp://x', apiKey: '', model: 'm', timeoutMs: 5000 } }, { endpoint: { baseUrl: 'http://127.0.0.1:1/v1', apiKey: '', model: '', timeoutMs: 5000 } }],
   'embeddings.prepare': () => [{ text: '' }, { text: 'q', as: 'selection' }, { text: 'q', extra: 1 }],

@@ -677,6 +677,8 @@ export const contract = lazyEntries({
     }),
     errors: ['NOT_FOUND', 'CONFLICT'],
   }),
+  /** How far import.preview has read the files it was given (they have no token until they are read). */
+  'import.reading': () => call<Backup.ImportReading>()({ input: none }),
   /** Writes the next conversations of a previewed import (one short transaction); call until `done`. */
   'import.applyStep': () => call<Imp.ImportProgress>()({ input: z.strictObject({ token: importInput.token }), errors: ['NOT_FOUND', 'CONFLICT'], write: true }),
   /** After the last step: writes a lorebook's setting files and ends the import. */

@@ -34,9 +34,9 @@ export function readPercent(r: ImportReading): number | null {
 
 /**
  * Runs `work`, asking `look` every PROGRESS_EVERY_MS meanwhile and handing what it finds (null: nothing to show)
- * to `show` — never after `work` has ended.
+ * to `show` — never after `work` has ended. (Also the import from other apps, import-other-flow.ts.)
  */
-async function watched<T, P>(work: () => Promise<T>, look: (() => Promise<P | null>) | null, show: (p: P) => void): Promise<T> {
+export async function watched<T, P>(work: () => Promise<T>, look: (() => Promise<P | null>) | null, show: (p: P) => void): Promise<T> {
   let running = true;
   const watching = (async () => {
     while (look && running) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ok } from '../../../domain/errors';
 import type { EngineCaller } from '../../../engine/client/caller';
 import { applyPreviewed, previewFile, PROGRESS_EVERY_MS, readPercent, shownProgress } from './backup-import-flow';
+import { previewImport } from './import-other-flow';
 import { i18n, t } from '../../i18n/i18n.svelte';
 
 /** A fake engine that notes every method asked of it and answers with `answer`. */
@@ -52,21 +53,40 @@ describe('import apply progress', () => {
 });
 
 /** Issue 16: the DB worker reads a chosen file in pieces; the page shows how far while it reads, and only then. */
-describe('import reading progress', () => {
+/** A backup file, and an export from another app (issue 16): both are read in the DB worker while the page says how far. */
+const flows = [
+  {
+    name: 'a backup file',
+    preview: 'backup.importPreview',
+    reading: 'backup.importReading',
+    answer: { token: 't', mode: 'merge', tables: {}, conflicts: [], conflictsTotal: 0, file: {}, files: {} },
+    run: (engine: EngineCaller, onRead?: (p: number) => void) => previewFile(engine, new Blob(['x']), 'merge', onRead),
+  },
+  {
+    name: 'an export from another app',
+    preview: 'import.preview',
+    reading: 'import.reading',
+    answer: { token: 't', source: 'chatgpt', messages: { incoming: 1, add: 1, skip: 0 }, lorebook: null },
+    run: (engine: EngineCaller, onRead?: (p: number) => void) =>
+      previewImport(engine, { source: 'auto', files: [{ name: 'conversations.json', file: new File(['x'], 'conversations.json') }] }, onRead),
+  },
+] as const;
+
+describe.each(flows)('import reading progress: $name', (flow) => {
   function readingEngine(totalBytes: number, pieces: number) {
     let bytesRead = 0;
     let reading = false;
     return countingEngine(async (method) => {
-      if (method === 'backup.importPreview') {
+      if (method === flow.preview) {
         reading = true;
         for (let i = 1; i <= pieces; i++) {
           await new Promise((r) => setTimeout(r, PROGRESS_EVERY_MS * 1.2));
           bytesRead = Math.round((totalBytes * i) / pieces);
         }
         reading = false;
-        return ok({ token: 't', mode: 'merge', tables: {}, conflicts: [], conflictsTotal: 0, file: {}, files: {} });
+        return ok(flow.answer);
       }
-      if (method === 'backup.importReading') return ok(reading ? { reading: true, bytesRead, totalBytes } : { reading: false, bytesRead: 0, totalBytes: 0 });
+      if (method === flow.reading) return ok(reading ? { reading: true, bytesRead, totalBytes } : { reading: false, bytesRead: 0, totalBytes: 0 });
       throw new Error(`unexpected ${method}`);
     });
   }
@@ -74,7 +94,7 @@ describe('import reading progress', () => {
   it('a read reporting progress is shown in whole percent, rising, and nothing once the preview is back', async () => {
     const { engine, asked } = readingEngine(1_000_000, 4);
     const seen: number[] = [];
-    const out = await previewFile(engine, new Blob(['x']), 'merge', (p) => seen.push(p));
+    const out = await flow.run(engine, (p) => seen.push(p));
     expect(out.ok).toBe(true);
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
@@ -83,15 +103,17 @@ describe('import reading progress', () => {
     const after = seen.length;
     await new Promise((r) => setTimeout(r, PROGRESS_EVERY_MS * 2));
     expect(seen).toHaveLength(after);
-    expect(asked.filter((m) => m === 'backup.importPreview')).toHaveLength(1);
+    expect(asked.filter((m) => m === flow.preview)).toHaveLength(1);
   });
 
   it('without a listener the page asks nothing more than the preview', async () => {
     const { engine, asked } = readingEngine(1000, 2);
-    expect((await previewFile(engine, new Blob(['x']), 'merge')).ok).toBe(true);
-    expect(asked).toEqual(['backup.importPreview']);
+    expect((await flow.run(engine)).ok).toBe(true);
+    expect(asked).toEqual([flow.preview]);
   });
+});
 
+describe('import reading progress: the percent and its words', () => {
   it('percent: floored, 100 only at the end, none when nothing is read; the words in both languages', () => {
     expect(readPercent({ reading: false, bytesRead: 0, totalBytes: 0 })).toBeNull();
     expect(readPercent({ reading: true, bytesRead: 0, totalBytes: 3 })).toBe(0);
@@ -102,8 +124,10 @@ describe('import reading progress', () => {
     try {
       i18n.setLocale('en');
       expect(t('backup:import.readingProgress', { percent: 42 })).toBe('Reading the file: 42 %');
+      expect(t('imports:other.readingProgress', { percent: 42 })).toBe('Reading the files: 42 %');
       i18n.setLocale('zh-CN');
       expect(t('backup:import.readingProgress', { percent: 42 })).toBe('正在读取文件：42%');
+      expect(t('imports:other.readingProgress', { percent: 42 })).toBe('正在读取文件：42%');
     } finally {
       i18n.setLocale(before);
     }

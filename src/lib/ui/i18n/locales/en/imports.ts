@@ -18,6 +18,7 @@ export const imports = {
     newProject: 'A new project',
     projectName: 'New project’s name',
     reading: 'Reading the files…',
+    readingProgress: 'Reading the files: {{percent}} %',
     preview: {
       heading: 'What will be imported ({{source}})',
       conversations: '{{add}} new conversations, {{extend}} continued, {{same}} already here',

@@ -20,6 +20,7 @@ export const imports: Messages<typeof en> = {
     newProject: '新项目',
     projectName: '新项目名称',
     reading: '正在读取文件…',
+    readingProgress: '正在读取文件：{{percent}}%',
     preview: {
       heading: '将要导入的内容（{{source}}）',
       conversations: '{{add}} 个新对话，{{extend}} 个续接，{{same}} 个已存在',
