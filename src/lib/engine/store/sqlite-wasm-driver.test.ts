@@ -6,6 +6,7 @@
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSqliteWasmDriver } from './sqlite-wasm-driver';
+import { createColumnReader } from './wasm-columns';
 
 const sqlite3 = await sqlite3InitModule();
 
@@ -97,5 +98,14 @@ describe('the wasm driver reads columns through the exported C functions', () =>
     expect(raw.get('SELECT body FROM t WHERE id = ?', [1])).toEqual({ body: 'x' });
     for (const spy of wrapped) expect(spy).not.toHaveBeenCalled();
     raw.close();
+  });
+});
+
+describe('createColumnReader', () => {
+  it('gives no reader (oo1 reads) where the build passes no bigints or lacks a column export', () => {
+    expect(createColumnReader(sqlite3.wasm as never)).not.toBeNull();
+    expect(createColumnReader({ ...sqlite3.wasm, bigIntEnabled: false })).toBeNull();
+    const { sqlite3_column_bytes: _dropped, ...exports } = sqlite3.wasm.exports as Record<string, unknown>;
+    expect(createColumnReader({ ...sqlite3.wasm, exports })).toBeNull();
   });
 });

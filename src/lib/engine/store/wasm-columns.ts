@@ -11,8 +11,11 @@
  * a number; TEXT → the whole string, a NUL inside it kept; BLOB → a copy as a Uint8Array.
  */
 export interface RawWasm {
-  /** Whether the build passes 64-bit integers as bigints (without it this reader is not used: oo1 reads). */
-  bigIntEnabled: boolean;
+  /**
+   * Whether the build passes 64-bit integers as bigints (sqlite-wasm sets it; its typings leave it out). Unless it
+   * is true this reader is not used: oo1 reads.
+   */
+  bigIntEnabled?: boolean;
   heap8u: () => Uint8Array;
   exports: Record<string, unknown>;
 }
@@ -30,7 +33,7 @@ export type ColumnReader = (stmt: number, column: number) => unknown;
 
 /** The reader, or null where the build cannot give one (no bigint passing, an export missing): then oo1 reads. */
 export function createColumnReader(wasm: RawWasm): ColumnReader | null {
-  if (!wasm.bigIntEnabled) return null;
+  if (wasm.bigIntEnabled !== true) return null;
   const fn = <R>(name: string): ColumnFn<R> | null => {
     const f = wasm.exports[name];
     return typeof f === 'function' ? (f as ColumnFn<R>) : null;
