@@ -14,7 +14,7 @@ import { launchBenchChromium } from './chromium';
 import { serveStatic } from './serve';
 import type { BenchApi } from './page';
 import type { StallReport } from './stall';
-import { dbWorkerSession } from './worker-cdp';
+import { bootWithDbWorker } from './worker-cdp';
 import { readClock, sampleEpochMs, type ClockReading } from './profile-clock';
 
 const { values } = parseArgs({
@@ -45,15 +45,8 @@ const server = await serveStatic(root, PORT);
 const dir = join(root, `profile-trace-${process.pid}`);
 const context = await launchBenchChromium(dir);
 try {
-  const page = context.pages()[0] ?? (await context.newPage());
-  const cdp = await context.newCDPSession(page);
-  const { send, attached } = await dbWorkerSession(cdp);
-  await page.goto(`http://127.0.0.1:${PORT}/${values.variant}/index.html?prefill=${encodeURIComponent(`/prefill-${values.turns}.sqlite3`)}`);
+  const { page, cdp, send } = await bootWithDbWorker(context, `http://127.0.0.1:${PORT}/${values.variant}/index.html?prefill=${encodeURIComponent(`/prefill-${values.turns}.sqlite3`)}`);
   type Bench = { engramBench: BenchApi };
-  const boot = await page.evaluate(() => (window as unknown as Bench).engramBench.boot());
-  if (boot.storage !== 'opfs') throw new Error(`not on OPFS (${boot.storage})`);
-  for (let i = 0; i < 50 && !attached(); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!attached()) throw new Error('the DB worker was not attached');
   await send('Profiler.enable');
   await send('Profiler.setSamplingInterval', { interval: Number(values['interval-us']) });
   await send('Profiler.start');
