@@ -14,7 +14,8 @@ import { launchBenchChromium } from './chromium';
 import { serveStatic } from './serve';
 import type { BenchApi } from './page';
 import type { StallReport } from './stall';
-import { dbWorkerSession } from './worker-cdp';
+import { bootWithDbWorker } from './worker-cdp';
+import { readClock, sampleEpochMs, type ClockReading } from './profile-clock';
 
 const { values } = parseArgs({
   options: {
@@ -44,31 +45,25 @@ const server = await serveStatic(root, PORT);
 const dir = join(root, `profile-trace-${process.pid}`);
 const context = await launchBenchChromium(dir);
 try {
-  const page = context.pages()[0] ?? (await context.newPage());
-  const cdp = await context.newCDPSession(page);
-  const { send, attached } = await dbWorkerSession(cdp);
-  await page.goto(`http://127.0.0.1:${PORT}/${values.variant}/index.html?prefill=${encodeURIComponent(`/prefill-${values.turns}.sqlite3`)}`);
+  const { page, cdp, send } = await bootWithDbWorker(context, `http://127.0.0.1:${PORT}/${values.variant}/index.html?prefill=${encodeURIComponent(`/prefill-${values.turns}.sqlite3`)}`);
   type Bench = { engramBench: BenchApi };
-  const boot = await page.evaluate(() => (window as unknown as Bench).engramBench.boot());
-  if (boot.storage !== 'opfs') throw new Error(`not on OPFS (${boot.storage})`);
-  for (let i = 0; i < 50 && !attached(); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!attached()) throw new Error('the DB worker was not attached');
   await send('Profiler.enable');
   await send('Profiler.setSamplingInterval', { interval: Number(values['interval-us']) });
   await send('Profiler.start');
-  // The worker's epoch clock beside the profile's: the profile's times are µs on the worker's monotonic clock.
-  const clock = (await send('Runtime.evaluate', { expression: 'performance.timeOrigin + performance.now()', returnByValue: true })) as { result: { value: number } };
+  // Each context's epoch clock beside the monotonic clock the profiles' times are on (profile-clock.ts).
+  const epochNow = 'performance.timeOrigin + performance.now()';
+  const clock = await readClock(async () => ((await send('Runtime.evaluate', { expression: epochNow, returnByValue: true })) as { result: { value: number } }).result.value);
   // The page's main thread too (where the probe runs and its answers land).
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: Number(values['interval-us']) });
   await cdp.send('Profiler.start');
-  const pageClock = (await cdp.send('Runtime.evaluate', { expression: 'performance.timeOrigin + performance.now()', returnByValue: true })) as { result: { value: number } };
+  const pageClock = await readClock(async () => ((await cdp.send('Runtime.evaluate', { expression: epochNow, returnByValue: true })) as { result: { value: number } }).result.value);
   const stalls: StallReport[] = await page.evaluate(() => (window as unknown as Bench).engramBench.stalls({ importUrl: '/import-10000.json', exportChunks: 0 }));
   const { profile } = (await send('Profiler.stop')) as { profile: Profile };
   const pageProfile = ((await cdp.send('Profiler.stop')) as unknown as { profile: Profile }).profile;
   // The stall reports as they are, with each longest wait's breakdown (stall.ts, store/worker-timeline.ts).
   writeFileSync(values.out!.replace(/\.json$/, '.stalls.json'), JSON.stringify(stalls));
-  const analyse = (profile: Profile, clockAt: number) => {
+  const analyse = (profile: Profile, clockAt: ClockReading) => {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -84,13 +79,23 @@ try {
     }
     return out.join(' < ');
   };
-  // Sample times in epoch ms: the first sample at the profile's start, which is about when `clock` was read.
-  const epoch0 = clockAt;
-  let t = 0;
-  const samples = profile.samples.map((id, i) => {
-    t += (profile.timeDeltas[i] ?? 0) / 1000;
-    return { id, at: epoch0 + t };
-  });
+  // Sample times in epoch ms, from the profile's own startTime (profile-clock.ts). A profile started after the
+  // clock's monotonic reading, or long before it, is on another clock: say so rather than line up nonsense.
+  const leadMs = (clockAt.monotonicUs - profile.startTime) / 1000;
+  if (leadMs < -1 || leadMs > 10_000) throw new Error(`the profile's startTime is ${leadMs.toFixed(1)} ms before the clock reading: not the monotonic clock`);
+  const times = sampleEpochMs(profile, clockAt);
+  const samples = profile.samples.map((id, i) => ({ id, at: times[i]! }));
+  // What the thread did, 5 ms at a time, across a wait: the function most sampled in each bucket.
+  const strip = (from: number, to: number) => {
+    const out: string[] = [];
+    for (let b = from; b < to; b += 5) {
+      const n = new Map<string, number>();
+      for (const x of samples) if (x.at >= b && x.at < b + 5) n.set(label(x.id), (n.get(label(x.id)) ?? 0) + 1);
+      const top = [...n].sort((a, c) => c[1] - a[1])[0];
+      out.push(`${(b - from).toFixed(0)}: ${top ? top[0] : '—'}`);
+    }
+    return out;
+  };
   return stalls.map((s) => {
     const worst = s.worst.slice(0, 3).map((w) => {
       const inside = samples.filter((x) => x.at >= w.at - 5 && x.at <= w.at + w.waitMs + 5);
@@ -108,12 +113,12 @@ try {
         stacks.set(st, (stacks.get(st) ?? 0) + ms);
       }
       const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${v.toFixed(1)} ms ${k}`);
-      return { waitMs: Math.round(w.waitMs * 10) / 10, busyMs: Math.round(busy), self: top(self, 8), stacks: top(stacks, 6) };
+      return { waitMs: Math.round(w.waitMs * 10) / 10, busyMs: Math.round(busy), breakdown: w.breakdown, self: top(self, 8), stacks: top(stacks, 6), strip: strip(w.at - 5, w.at + w.waitMs + 5) };
     });
     return { job: s.job, maxWaitMs: s.maxWaitMs, p95: s.p95WaitMs, detail: s.detail, worstAt: s.worst.map((w) => [w.at, Math.round(w.waitMs)]), slices: s.slices, worst };
   });
   };
-  const report = { clocks: { worker: clock.result.value, page: pageClock.result.value }, worker: analyse(profile, clock.result.value), page: analyse(pageProfile, pageClock.result.value) };
+  const report = { clocks: { worker: clock, page: pageClock }, worker: analyse(profile, clock), page: analyse(pageProfile, pageClock) };
   writeFileSync(values.out!, `${JSON.stringify(report, null, 1)}\n`);
   writeFileSync(values.out!.replace(/\.json$/, '.cpuprofile'), JSON.stringify(profile));
   writeFileSync(values.out!.replace(/\.json$/, '.page.cpuprofile'), JSON.stringify(pageProfile));

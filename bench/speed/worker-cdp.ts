@@ -1,4 +1,5 @@
-import type { CDPSession } from '@playwright/test';
+import type { BrowserContext, CDPSession, Page } from '@playwright/test';
+import type { BenchApi } from './page';
 
 /**
  * The DB worker's DevTools session under a page's CDP session, non-flattened: commands go through
@@ -28,4 +29,20 @@ export async function dbWorkerSession(cdp: CDPSession): Promise<{ send: (method:
   };
   await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
   return { send, attached: () => workerSession !== null };
+}
+
+/**
+ * The harness page at `url` booted on OPFS with its DB worker's DevTools session attached (stall-profile.ts,
+ * stall-alloc.ts): the page, its CDP session, and `send` for the worker's.
+ */
+export async function bootWithDbWorker(context: BrowserContext, url: string): Promise<{ page: Page; cdp: CDPSession; send: (method: string, params?: object) => Promise<unknown> }> {
+  const page = context.pages()[0] ?? (await context.newPage());
+  const cdp = await context.newCDPSession(page);
+  const { send, attached } = await dbWorkerSession(cdp);
+  await page.goto(url);
+  const boot = await page.evaluate(() => (window as unknown as { engramBench: BenchApi }).engramBench.boot());
+  if (boot.storage !== 'opfs') throw new Error(`not on OPFS (${boot.storage})`);
+  for (let i = 0; i < 50 && !attached(); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!attached()) throw new Error('the DB worker was not attached');
+  return { page, cdp, send };
 }

@@ -58,17 +58,33 @@ export interface ScannedToken {
   cjk: boolean;
 }
 
+/** Called with each token of a text in order: its text, its place in the NFKC-normalized text, whether CJK. */
+type TokenVisit = (text: string, start: number, end: number, cjk: boolean) => void;
+
+/**
+ * Every token of `text` to `visit`, allocating only the tokens and the regex matches (issue 16 item 5: indexText
+ * ran once a row through the reindex, and its token objects, arrays and `matchAll` iterators — which clone their
+ * regex — were the largest share of what the DB worker allocated once the column reads were lean; the worker's
+ * garbage collector stalled foreground calls). The global regexes are walked with `exec` from lastIndex 0; no
+ * walk nests inside another walk of the same regex.
+ */
+function scan(text: string, visit: TokenVisit): void {
+  const normalized = text.normalize('NFKC');
+  let last = 0;
+  CJK_RUN.lastIndex = 0;
+  for (let m = CJK_RUN.exec(normalized); m !== null; m = CJK_RUN.exec(normalized)) {
+    if (m.index > last) latinTokens(normalized.slice(last, m.index), last, visit);
+    const end = m.index + m[0].length;
+    cjkWords(m[0], m.index, visit);
+    last = end;
+  }
+  if (last < normalized.length) latinTokens(last === 0 ? normalized : normalized.slice(last), last, visit);
+}
+
 /** The tokens of `segmentWords` with positions (in `text.normalize('NFKC')`), for callers that need adjacency. */
 export function scanTokens(text: string): ScannedToken[] {
   const out: ScannedToken[] = [];
-  const normalized = text.normalize('NFKC');
-  let last = 0;
-  for (const m of normalized.matchAll(CJK_RUN)) {
-    if (m.index > last) latinTokens(normalized.slice(last, m.index), last, out);
-    cjkWords(m[0], m.index, out);
-    last = m.index + m[0].length;
-  }
-  if (last < normalized.length) latinTokens(normalized.slice(last), last, out);
+  scan(text, (t, start, end, cjk) => out.push({ text: t, start, end, cjk }));
   return out;
 }
 
@@ -77,32 +93,38 @@ export function scanTokens(text: string): ScannedToken[] {
  * identifiers (processPayment, snake_case_name, config.timeout) and paths (src/order.ts) stay one token each.
  */
 export function segmentWords(text: string): string[] {
-  return scanTokens(text).map((t) => t.text);
+  const out: string[] = [];
+  scan(text, (t) => out.push(t));
+  return out;
 }
 
-function cjkWords(run: string, offset: number, out: ScannedToken[]): void {
+function cjkWords(run: string, offset: number, visit: TokenVisit): void {
   const seg = zhSegmenter();
   if (!seg) {
     let i = offset;
     for (const ch of run) {
-      if (HAS_WORD_CHAR.test(ch)) out.push({ text: ch, start: i, end: i + ch.length, cjk: true });
+      if (HAS_WORD_CHAR.test(ch)) visit(ch, i, i + ch.length, true);
       i += ch.length;
     }
     return;
   }
   for (const s of seg.segment(run)) {
-    if (s.isWordLike) out.push({ text: s.segment, start: offset + s.index, end: offset + s.index + s.segment.length, cjk: true });
+    if (s.isWordLike) visit(s.segment, offset + s.index, offset + s.index + s.segment.length, true);
   }
 }
 
-function latinTokens(run: string, offset: number, out: ScannedToken[]): void {
-  const push = (text: string, at: number) => out.push({ text, start: at, end: at + text.length, cjk: false });
-  for (const m of run.matchAll(LATIN_TOKEN)) {
+function latinTokens(run: string, offset: number, visit: TokenVisit): void {
+  LATIN_TOKEN.lastIndex = 0;
+  for (let m = LATIN_TOKEN.exec(run); m !== null; m = LATIN_TOKEN.exec(run)) {
     const [whole, url, path, word] = m;
     const at = offset + m.index;
-    if (word !== undefined) push(word, at);
-    else if (path !== undefined && isPathLike(path)) push(path, at);
-    else for (const w of (url ?? whole).matchAll(WORD_ONLY)) push(w[0], at + w.index);
+    if (word !== undefined) visit(word, at, at + word.length, false);
+    else if (path !== undefined && isPathLike(path)) visit(path, at, at + path.length, false);
+    else {
+      const inner = url ?? whole;
+      WORD_ONLY.lastIndex = 0;
+      for (let w = WORD_ONLY.exec(inner); w !== null; w = WORD_ONLY.exec(inner)) visit(w[0], at + w.index, at + w.index + w[0].length, false);
+    }
   }
 }
 
@@ -138,7 +160,10 @@ export function identifierForm(token: string): string {
 
 /** Identifier parts for partial matches: processPayment → process, payment; src/order.ts → src, order, ts. */
 export function identifierParts(token: string): string[] {
-  return Array.from(token.matchAll(PART), (m) => m[0].toLowerCase());
+  const parts: string[] = [];
+  PART.lastIndex = 0;
+  for (let m = PART.exec(token); m !== null; m = PART.exec(token)) parts.push(m[0].toLowerCase());
+  return parts;
 }
 
 /**
@@ -161,7 +186,11 @@ export function indexForms(token: string): string[] {
 /** The text for an FTS5 `porter unicode61 remove_diacritics 2` column: space-joined lowercase forms. Deterministic. */
 export function indexText(text: string): string {
   const forms: string[] = [];
-  for (const token of segmentWords(text)) forms.push(...indexForms(token));
+  scan(text, (token) => {
+    // A plain word is one form: no array for it (most tokens are plain words).
+    if (!isIdentifier(token)) forms.push(token.toLowerCase());
+    else for (const f of indexForms(token)) forms.push(f);
+  });
   return forms.join(' ');
 }
 

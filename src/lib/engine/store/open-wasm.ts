@@ -106,7 +106,7 @@ async function openOpfs(sqlite3: Sqlite3Static): Promise<OpenedDatabase> {
     throw err;
   }
   markStartup('open');
-  const driver = createSqliteWasmDriver(db, { capi: sqlite3.capi, translateError: translateStorageFault });
+  const driver = createSqliteWasmDriver(db, { capi: sqlite3.capi, wasm: sqlite3.wasm, translateError: translateStorageFault });
   return { driver, storage: { kind: 'opfs', reason: null }, pool, db };
 }
 
@@ -160,7 +160,7 @@ async function openReadOnlyCopy(sqlite3: Sqlite3Static, log: Logger, pausedPool:
   log.info('db.read-only-copy', { bytes: image.byteLength, walFrames: frames });
   const db = openImage(sqlite3, image);
   db.exec('PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;');
-  const driver = createSqliteWasmDriver(db, { capi: sqlite3.capi, translateError: translateReadOnly });
+  const driver = createSqliteWasmDriver(db, { capi: sqlite3.capi, wasm: sqlite3.wasm, translateError: translateReadOnly });
   return {
     driver,
     storage: { kind: 'opfs', reason: 'storage-full', readOnly: true },
@@ -184,5 +184,5 @@ async function openReadOnlyCopy(sqlite3: Sqlite3Static, log: Logger, pausedPool:
 function inMemory(sqlite3: Sqlite3Static, why: 'guest' | 'opfs-unavailable'): OpenedDatabase {
   const db = new sqlite3.oo1.DB(':memory:', 'c');
   tune(db, false);
-  return { driver: createSqliteWasmDriver(db, { capi: sqlite3.capi }), storage: { kind: 'memory', reason: why }, pool: null, db };
+  return { driver: createSqliteWasmDriver(db, { capi: sqlite3.capi, wasm: sqlite3.wasm }), storage: { kind: 'memory', reason: why }, pool: null, db };
 }

@@ -6,6 +6,7 @@
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSqliteWasmDriver } from './sqlite-wasm-driver';
+import { createColumnReader } from './wasm-columns';
 
 const sqlite3 = await sqlite3InitModule();
 
@@ -52,5 +53,59 @@ describe('the wasm driver reads rows by column name', () => {
     expect(renamed[1]).toMatchObject({ id: 2, label: 'b', added: 'new' });
     expect(renamed[1]).not.toHaveProperty('name');
     driver.close();
+  });
+});
+
+/**
+ * Given sqlite-wasm's module, rows are read through its exported C functions (wasm-columns.ts, issue 16 item 5: oo1's
+ * wrapped column calls allocate an argument array and an allocation scope each, the DB worker's garbage collector
+ * then stalling foreground calls during the reindex) — with the very values oo1 reads.
+ */
+describe('the wasm driver reads columns through the exported C functions', () => {
+  const values = [
+    "SELECT NULL AS n, 0 AS zero, -7 AS neg, 2147483648 AS past32, 9007199254740991 AS maxSafe, -9007199254740991 AS minSafe",
+    '9007199254740992 AS twoTo53, 9223372036854775807 AS maxInt, -9223372036854775808 AS minInt, 1.5 AS f, -0.25 AS negF, 1e300 AS big',
+    "'' AS empty, 'naïve 中文 🙂' AS uni, 'a' || char(0) || 'b' AS withNul, x'' AS emptyBlob, x'00ff10' AS blob, CAST(3 AS REAL) AS wholeReal",
+  ].join(', ');
+
+  function both() {
+    const a = new sqlite3.oo1.DB(':memory:');
+    const b = new sqlite3.oo1.DB(':memory:');
+    return { oo1: createSqliteWasmDriver(a, { capi: sqlite3.capi }), raw: createSqliteWasmDriver(b, { capi: sqlite3.capi, wasm: sqlite3.wasm }) };
+  }
+
+  it('gives every type as oo1 does: nulls, safe integers as numbers, larger ones as bigints, text whole (a NUL inside kept), blobs as copies', () => {
+    const { oo1, raw } = both();
+    const expected = oo1.get<Record<string, unknown>>(values)!;
+    expect(typeof expected.maxInt).toBe('bigint');
+    expect(raw.get(values)).toEqual(expected);
+    expect(raw.get<Record<string, unknown>>(values)).toMatchObject({ maxSafe: 9007199254740991, twoTo53: 9007199254740992n, withNul: 'a\u0000b', uni: 'naïve 中文 🙂' });
+    expect(raw.all(`${values} UNION ALL ${values}`)).toEqual(oo1.all(`${values} UNION ALL ${values}`));
+    oo1.close();
+    raw.close();
+  });
+
+  it('reads a row without oo1’s wrapped column calls', () => {
+    const { raw } = both();
+    raw.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT, data BLOB, score REAL); INSERT INTO t VALUES (1, 'x', x'01', 0.5), (2, NULL, NULL, NULL)");
+    const wrapped = ['sqlite3_column_type', 'sqlite3_column_int64', 'sqlite3_column_double', 'sqlite3_column_text', 'sqlite3_column_blob'].map((f) =>
+      vi.spyOn(sqlite3.capi, f as 'sqlite3_column_type'),
+    );
+    expect(raw.all('SELECT * FROM t ORDER BY id')).toEqual([
+      { id: 1, body: 'x', data: new Uint8Array([1]), score: 0.5 },
+      { id: 2, body: null, data: null, score: null },
+    ]);
+    expect(raw.get('SELECT body FROM t WHERE id = ?', [1])).toEqual({ body: 'x' });
+    for (const spy of wrapped) expect(spy).not.toHaveBeenCalled();
+    raw.close();
+  });
+});
+
+describe('createColumnReader', () => {
+  it('gives no reader (oo1 reads) where the build passes no bigints or lacks a column export', () => {
+    expect(createColumnReader(sqlite3.wasm as never)).not.toBeNull();
+    expect(createColumnReader({ ...sqlite3.wasm, bigIntEnabled: false })).toBeNull();
+    const { sqlite3_column_bytes: _dropped, ...exports } = sqlite3.wasm.exports as Record<string, unknown>;
+    expect(createColumnReader({ ...sqlite3.wasm, exports })).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import type { Database, PreparedStatement, BindingSpec } from '@sqlite.org/sqlite-wasm';
 import { countedTransaction } from './io-counters';
+import { createColumnReader, type RawWasm } from './wasm-columns';
 import {
   createTransactionRunner,
   normaliseParam,
@@ -33,10 +34,16 @@ export interface WasmDriverOptions {
    * really a full quota becomes SQLITE_FULL). Returns the error to throw.
    */
   translateError?: (err: unknown) => unknown;
+  /**
+   * sqlite-wasm's module (`sqlite3.wasm`): rows are then read through its exported C functions, not oo1's wrapped
+   * calls (wasm-columns.ts: a column read allocates only its value). Needs `capi` too (the column names kept).
+   */
+  wasm?: RawWasm;
 }
 
 export function createSqliteWasmDriver(db: Database, opts: WasmDriverOptions = {}): SqlDriver {
   const { capi, translateError } = opts;
+  const readColumn = opts.wasm ? createColumnReader(opts.wasm) : null;
   /** Runs one driver operation; a failure leaves as the error that names its real cause. */
   const guard = <T>(op: () => T): T => {
     if (!translateError) return op();
@@ -97,6 +104,12 @@ export function createSqliteWasmDriver(db: Database, opts: WasmDriverOptions = {
   /** The current row as an object of column name → value (call after a step() that returned true). */
   function rowOf<T>(stmt: PreparedStatement, cols: string[] | null): T {
     if (!cols) return stmt.get({}) as T;
+    if (readColumn) {
+      const row: Record<string, unknown> = {};
+      const at = stmt.pointer as number;
+      for (let i = 0; i < cols.length; i++) row[cols[i] as string] = readColumn(at, i);
+      return row as T;
+    }
     const values = stmt.get([]) as unknown[];
     const row: Record<string, unknown> = {};
     for (let i = 0; i < cols.length; i++) row[cols[i] as string] = values[i];
