@@ -4,8 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createTestEngine, expectOk, type TestEngine } from '../testing';
-import { createEpisodeRecallQuery, RANK_WINDOW, SET_PLAN_SHARE } from './episode-recall-query';
-import { loadSqlite3 } from './open-wasm';
+import { memoryLogger } from '../../domain/log';
+import { T0 } from '../testing';
+import type { SqlDriver, SqlParams } from './driver';
+import { createEpisodeRecallQuery, RANK_WINDOW, RECALL_INDEX, SET_PLAN_SHARE } from './episode-recall-query';
+import { EPISODE_FTS_INSERT, episodeFtsColumns } from './fts-columns';
+import { migrate } from './migrate';
+import { migrations } from './migrations';
+import { loadSqlite3, openWasmDatabase } from './open-wasm';
 import { createEpisodeRepo } from './episode-repo';
 import { RECALL_QUERY_TERMS } from '../episodes/recall';
 
@@ -236,5 +242,55 @@ describe('episode recall reads (store/episode-recall-query.ts)', () => {
       expect(e.decay).toBeGreaterThan(0.5);
     }
     expect(repo.mustFind(c.id)).toMatchObject({ recallCount: 0, lastRecalledAt: null, decay: 0.5 });
+  });
+
+  it(`the walk reads each match's scope and scoring columns from the covering index ${RECALL_INDEX}, never the episode row, for every kind of scope and plan`, async () => {
+    const { t, project } = await setup();
+    await record(t, project.id, 'the lighthouse keeper');
+    await record(t, null, 'a lighthouse of no project');
+    // Each ranked statement as it is run (text and parameters), then its plan for those parameters.
+    const runs: { sql: string; params: SqlParams | undefined }[] = [];
+    const spy: SqlDriver = { ...t.driver, all: (sql, params) => (runs.push({ sql, params }), t.driver.all(sql, params)) };
+    const recall = createEpisodeRecallQuery(spy);
+    for (const scope of [project.id, null, undefined]) for (const plan of ['row', 'set'] as const) recall.ranked('lighthouse', scope, 60, RANK_WINDOW, plan);
+    expect(runs).toHaveLength(6);
+    for (const { sql, params } of runs) {
+      const plan = t.driver.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params).map((r) => r.detail);
+      // The episode (alias e) is found in the index by rid; no step reads the episodes table by its rowid.
+      expect(plan).toContainEqual(expect.stringMatching(new RegExp(`^SEARCH e USING COVERING INDEX ${RECALL_INDEX} \\(rid=\\?`)));
+      expect(plan.filter((d) => /INTEGER PRIMARY KEY/.test(d))).toEqual([]);
+    }
+  });
+
+  it('migration 0016 adds the covering index to a database made by the 0015 schema, and recall there answers as before', async () => {
+    const opened = await openWasmDatabase({ persistent: false, log: memoryLogger() });
+    const d = opened.driver;
+    const at15 = migrations.filter((m) => m.version <= 15);
+    expect(at15.at(-1)?.name).toBe('0015-episode-counts');
+    migrate(d, at15, () => T0);
+    d.run('INSERT INTO projects (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)', ['p1', 'p', T0, T0]);
+    const texts = ['the lighthouse keeper climbs', 'a lighthouse in the storm', 'tea by the harbour', 'lighthouse lighthouse lamp'];
+    texts.forEach((text, i) => {
+      d.run(
+        `INSERT INTO episodes (rid, id, kind, skill_id, project_id, scene_type, input_summary, candidates, selected_index, implicit, valence, created_at, updated_at)
+         VALUES (?, ?, 'skill-run', 'continue', ?, 'narration', ?, ?, 0, 'accepted', 1, ?, ?)`,
+        [i + 1, `e${i}`, i === 1 ? null : 'p1', text, JSON.stringify([text]), T0 + i, T0 + i],
+      );
+      d.run(EPISODE_FTS_INSERT, [i + 1, ...episodeFtsColumns({ inputSummary: text, keptText: text })]);
+    });
+    d.run('UPDATE episodes SET compressed = 1 WHERE id = ?', ['e3']);
+    const indexed = () => d.get<{ sql: string }>("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [RECALL_INDEX]);
+    expect(indexed()).toBeUndefined();
+    expect(migrate(d, migrations, () => T0).applied).toContain('0016-episode-recall-index');
+    expect(indexed()?.sql).toMatch(/ON episodes\(rid, project_id, compressed,/);
+    expect(d.get<{ integrity_check: string }>('PRAGMA integrity_check')?.integrity_check).toBe('ok');
+    const recall = createEpisodeRecallQuery(d);
+    expect(recall.ranked('lighthouse', 'p1', 60).map((h) => h.row.id)).toEqual(['e0']);
+    expect(recall.ranked('lighthouse', null, 60).map((h) => h.row.id)).toEqual(['e1']);
+    const every = recall.ranked('lighthouse', undefined, 60);
+    expect(every.map((h) => h.row.id).sort()).toEqual(['e0', 'e1']);
+    // The rows carry the same columns as the table holds.
+    expect(every.find((h) => h.row.id === 'e0')?.row).toEqual({ rid: 1, id: 'e0', runId: null, sceneType: 'narration', importance: 0.5, recallCount: 0, lastRecalledAt: null, pinned: false, createdAt: T0 });
+    d.close();
   });
 });
