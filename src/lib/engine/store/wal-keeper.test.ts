@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBetterSqlite3Driver } from './better-sqlite3-driver';
-import { PERSISTENT_JOURNAL_PRAGMAS, WAL_KEEPER_PRAGMAS } from './open-wasm';
+import { PERSISTENT_JOURNAL_PRAGMAS, WAL_KEEPER_BACKSTOP_FRAMES, WAL_KEEPER_PRAGMAS } from './open-wasm';
 import { keepWalSmall, WAL_MUST_FRAMES, WAL_SOON_FRAMES, type WalKeeper } from './wal-keeper';
 
 /**
- * Issue 19: with the connection's autocheckpoint off, the keeper alone bounds the WAL. SQLite writes real files
+ * Issue 19: with the connection's autocheckpoint moved out to a far backstop, the keeper alone bounds the WAL. SQLite writes real files
  * (better-sqlite3, 8 KiB pages as in the browser). The keeper is told the WAL's frames by reading the WAL file the
  * way SQLite does — the frames from its start whose salts match its header's (a WAL begun again gets new salts) —
  * the browser reads them off the OPFS writes' offsets instead (io-counters.ts). What the tests check is measured
@@ -88,7 +88,7 @@ function rowsAfterReopen(file = path): number {
 
 describe('the WAL keeper (issue 19: checkpoints between calls, none inside a COMMIT)', () => {
   it('with its task run between calls, the WAL stays near the soon mark, no COMMIT copies pages, nothing is lost', () => {
-    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(WAL_KEEPER_BACKSTOP_FRAMES);
     const tasks: (() => void)[] = [];
     const k = keeper(tasks);
     expect(k.active).toBe(true);
@@ -116,7 +116,7 @@ describe('the WAL keeper (issue 19: checkpoints between calls, none inside a COM
     expect(rowsAfterReopen()).toBe(1_000);
   });
 
-  it('without the keeper the same connection lets the WAL grow without end (what the keeper bounds)', () => {
+  it("without the keeper the same connection's WAL grows to SQLite's far backstop mark (what the keeper bounds)", () => {
     const k = keepWalSmall(createBetterSqlite3Driver(db), { framesNow: () => null, pagesWritten: () => null });
     expect(k.active).toBe(false);
     expect(write(k, 1_000).mostFrames).toBeGreaterThan(4 * WAL_MUST_FRAMES);

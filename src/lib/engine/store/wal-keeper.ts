@@ -5,7 +5,7 @@ import { countedCheckpoint } from './io-counters';
  * The WAL checkpointed between calls, in a task of its own (issue 19). With `PRAGMA wal_autocheckpoint = N` SQLite
  * checkpoints inside whichever COMMIT leaves the WAL at N frames or more: a person's episode.record then also copies
  * the WAL's ~200 pages into the database file and flushes it (47–55 ms in the lifecycle benchmark). Here the
- * connection's autocheckpoint is off and the keeper does it instead:
+ * connection's autocheckpoint mark is moved far out (a backstop: open-wasm.ts) and the keeper does it instead:
  *
  *   - after every statement or transaction at the top level, it reads how many frames the WAL holds (`framesNow`:
  *     io-counters.ts's walFramesNow in the browser — the frame number of the last page written into the WAL);
@@ -36,7 +36,7 @@ export interface WalKeeperOptions {
 
 export interface WalKeeper {
   driver: SqlDriver;
-  /** The keeper checkpoints this connection: its autocheckpoint can be off. False where frames are not counted. */
+  /** The keeper checkpoints this connection: its autocheckpoint mark can move out of the way. False where frames are not counted. */
   active: boolean;
   /** The checkpoints so far: where they ran (a task of their own, or at once) and SQLite's answer (frames found, copied). */
   checkpoints: () => readonly { when: 'soon' | 'must'; log: number; checkpointed: number }[];
