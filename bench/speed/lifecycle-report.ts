@@ -13,7 +13,7 @@ export const STALL_GOAL_MS = 50;
 export const ERROR_RATE_GOAL = 0.01;
 
 /** What a slow transaction was: a clean-up slice's, a checkpoint between the slices, or a foreground write. */
-const kindOf = (t: SlowTransaction) => (t.checkpoint ? 'checkpoint between slices' : t.slice ? 'clean-up slice' : 'foreground write');
+const kindOf = (t: SlowTransaction) => (t.checkpoint ? (t.slice ? 'checkpoint between slices' : 'WAL keeper checkpoint (a task of its own)') : t.slice ? 'clean-up slice' : 'foreground write');
 
 /**
  * One of the longest probe waits and what it overlapped: the foreground calls, the slow slices (of each phase's few
@@ -128,12 +128,13 @@ export function lifecycleSection(res: LifecycleBenchResult): string[] {
     if (slow.length) {
       out.push(`Write transactions of ${SLOW_TRANSACTION_MS} ms or more while it ran (the clean-up's slices, its checkpoints between them and the foreground's writes), the slowest 15 of ${slow.length}:`, '');
       for (const t of [...slow].sort((a, b) => b.ms - a.ms).slice(0, 15)) out.push(`- ${t.ms} ms ${kindOf(t)} — ${ioText(t.io)}`);
-      const fg = slow.filter((t) => !t.slice);
-      const between = slow.filter((t) => t.checkpoint).length;
+      const fg = slow.filter((t) => !t.slice && !t.checkpoint);
+      const between = slow.filter((t) => t.checkpoint && t.slice).length;
+      const kept = slow.filter((t) => t.checkpoint && !t.slice).length;
       const ckpt = (xs: typeof slow) => xs.filter((t) => !t.checkpoint && t.io.dbPageWrites > 0).length;
       out.push(
         '',
-        `Of these, ${fg.length} foreground writes (${ckpt(fg)} with a checkpoint in the COMMIT: pages copied into the database file), ${slow.length - fg.length - between} slices (${ckpt(slow) - ckpt(fg)} with a checkpoint in the COMMIT) and ${between} checkpoints between slices (of ${res.cleanup.checkpoints ?? '?'} run).`,
+        `Of these, ${fg.length} foreground writes (${ckpt(fg)} with a checkpoint in the COMMIT: pages copied into the database file), ${slow.length - fg.length - between - kept} slices (${ckpt(slow) - ckpt(fg)} with a checkpoint in the COMMIT), ${between} checkpoints between slices (of ${res.cleanup.checkpoints ?? '?'} run) and ${kept} WAL keeper checkpoints.`,
       );
       out.push('');
     }
@@ -156,7 +157,7 @@ export function lifecycleSection(res: LifecycleBenchResult): string[] {
   }
   if (res.cleanup.state === 'done') {
     const mb = (b: number) => (b / 2 ** 20).toFixed(1);
-    out.push(`Database file: ${mb(res.cleanup.bytesBefore)} MB before the clean-up, ${mb(res.cleanup.bytesAfter)} MB after.`, '');
+    out.push(`Database file: ${mb(res.cleanup.bytesBefore)} MB before the clean-up, ${mb(res.cleanup.bytesAfter)} MB after.${res.cleanup.walFramesMost === undefined ? '' : ` The WAL held at most ${res.cleanup.walFramesMost} frames from the open to the clean-up's end.`}`, '');
   }
   out.push(...res.notes.map((n) => `- ${n}`));
   return out;

@@ -8,7 +8,7 @@ import { EngineError } from '../../domain/errors';
 import * as B from '../../domain/lifecycle/budgets';
 import type { EngineEnv } from '../env';
 import { checkpointBetweenSlices, type CheckpointingDriver } from '../store/checkpoint-slices';
-import { ownPageWritesNow, slowTransactionsSince } from '../store/io-counters';
+import { ownPageWritesNow, slowTransactionsSince, walFramesMost } from '../store/io-counters';
 import { runInSlices, slowestSlices } from '../store/slices';
 
 /** Slowest slices a phase report keeps, split into BEGIN / steps / COMMIT. */
@@ -179,6 +179,7 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
           vacuumed = true;
         }
         const slowTransactions = slowTransactionsSince(startedAt);
+        const walMost = walFramesMost();
         return {
           state: 'done',
           phases: reports,
@@ -186,6 +187,7 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
           bytesAfter: bytes(),
           vacuumed,
           checkpoints: checkpointing.checkpoints().length,
+          ...(walMost === null ? {} : { walFramesMost: walMost }),
           ...(slowTransactions.length ? { slowTransactions } : {}),
         };
       } catch (err) {

@@ -71,6 +71,8 @@ export type LifecycleRunResult =
        * where pages are not counted — Node — and SQLite's autocheckpoint does it inside a COMMIT).
        */
       checkpoints: number;
+      /** The most frames the WAL held since the database was opened, up to the run's end (OPFS only: io-counters.ts's walFramesMost). */
+      walFramesMost?: number;
       /** Every write transaction of 20 ms or more while it ran (its own slices' and the foreground's), with its file I/O (OPFS only). */
       slowTransactions?: SlowTransaction[];
     };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { countedTransaction, installIoCounters, ioDelta, ioSnapshot, resetIoCountersForTests, slowTransactionsSince, SLOW_TRANSACTION_MS } from './io-counters';
+import { countedTransaction, installIoCounters, ioDelta, ioSnapshot, resetIoCountersForTests, slowTransactionsSince, SLOW_TRANSACTION_MS, walFrameAt, walFramesMost, walFramesNow } from './io-counters';
 import { checkpointBetweenSlices } from './checkpoint-slices';
 import { runInSlices } from './slices';
 import type { SqlDriver } from './driver';
@@ -126,5 +126,61 @@ describe("a sliced job's checkpoints are listed with the slow transactions (issu
     expect(ck.checkpoints()).toHaveLength(2);
     const slow = slowTransactionsSince(0);
     expect(slow.filter((t) => t.checkpoint)).toEqual([expect.objectContaining({ slice: true, checkpoint: true, ms: 2 * SLOW_TRANSACTION_MS, io: expect.objectContaining({ flushes: 2, writes: 0 }) })]);
+  });
+});
+
+/** A sahpool file's handle: its header names it (SQLite's open flags at byte 512), the rest counts like fakeScope's. */
+function poolScope(flagsOf: Map<object, number>) {
+  class FileSystemSyncAccessHandle {
+    write(buffer: ArrayBufferView) {
+      return buffer.byteLength;
+    }
+    read(buffer: Uint8Array) {
+      new DataView(buffer.buffer).setUint32(512, flagsOf.get(this) ?? 0);
+      return buffer.length;
+    }
+    flush() {}
+    truncate() {}
+  }
+  return { FileSystemSyncAccessHandle } as unknown as { FileSystemSyncAccessHandle: new () => { write(b: Uint8Array, o?: { at?: number }): number } };
+}
+
+describe("the WAL's frames, read off the OPFS writes' offsets (issue 19: sqlite-wasm has no wal_hook)", () => {
+  const HEADER = 4096;
+  /** Where SQLite writes frame k's page (8 KiB pages) in the pool's file: past the pool header, the WAL header and k−1 frames. */
+  const pageAt = (k: number) => HEADER + 32 + (k - 1) * (8192 + 24) + 24;
+
+  it('a page at a frame\'s offset is that frame; a frame header or a byte elsewhere is none', () => {
+    expect(walFrameAt(32 + 24, 8192)).toBe(1);
+    expect(walFrameAt(32 + 3 * (8192 + 24) + 24, 8192)).toBe(4);
+    expect(walFrameAt(32 + 3 * (4096 + 24) + 24, 4096)).toBe(4);
+    expect(walFrameAt(32, 8192)).toBeNull();
+    expect(walFrameAt(100, 8192)).toBeNull();
+  });
+
+  it("follows the WAL's last frame, starts again with it, and keeps the most it held; the database file's pages are no frames", () => {
+    const flags = new Map<object, number>();
+    const scope = poolScope(flags);
+    expect(walFramesNow()).toBeNull();
+    installIoCounters(scope as never);
+    expect(walFramesNow()).toBe(0);
+    const wal = new scope.FileSystemSyncAccessHandle();
+    const main = new scope.FileSystemSyncAccessHandle();
+    flags.set(wal, 0x80000);
+    flags.set(main, 0x100);
+    for (let k = 1; k <= 70; k++) {
+      wal.write(new Uint8Array(24), { at: pageAt(k) - 24 });
+      wal.write(new Uint8Array(8192), { at: pageAt(k) });
+    }
+    expect(walFramesNow()).toBe(70);
+    // A checkpoint copies pages into the database file: the WAL's count stays.
+    main.write(new Uint8Array(8192), { at: HEADER + 8192 * 5 });
+    expect(walFramesNow()).toBe(70);
+    // The next transaction begins the WAL again: its header, then frame 1.
+    wal.write(new Uint8Array(32), { at: HEADER });
+    wal.write(new Uint8Array(8192), { at: pageAt(1) });
+    expect(walFramesNow()).toBe(1);
+    expect(walFramesMost()).toBe(70);
+    expect(ioSnapshot()).toMatchObject({ walPageWrites: 71, dbPageWrites: 1 });
   });
 });

@@ -32,6 +32,35 @@ const zero = (): IoCounts => ({ writes: 0, pageWrites: 0, walPageWrites: 0, dbPa
 
 let counts: IoCounts | null = null;
 
+/**
+ * The WAL's size in frames as SQLite sees it (its mxFrame): the frame number of the last page written into the WAL
+ * file. A frame's page sits at a fixed offset — the 32-byte WAL header, then (24-byte frame header + page) per
+ * frame — so the offset says which frame it is; a WAL SQLite starts again from its beginning (after a checkpoint
+ * copied all of it) counts from 1 again. sqlite-wasm exports no sqlite3_wal_hook, so this is how the engine knows
+ * how large the WAL is between calls (store/wal-keeper.ts). 0 until a WAL page is written in this worker.
+ */
+let walFrame = 0;
+/** The most frames the WAL held since the counters were installed (a benchmark's bound check). */
+let walFrameMost = 0;
+const WAL_HEADER_BYTES = 32;
+const FRAME_HEADER_BYTES = 24;
+
+/** The frame a page write into the WAL at `offset` (SQLite's, past the sahpool header) is, or null if it is not a frame's page. */
+export function walFrameAt(offset: number, pageBytes: number): number | null {
+  const frame = (offset - WAL_HEADER_BYTES - FRAME_HEADER_BYTES) / (pageBytes + FRAME_HEADER_BYTES);
+  return Number.isInteger(frame) && frame >= 0 ? frame + 1 : null;
+}
+
+/** The WAL's frames now (see walFrame), or null where the counters are not installed (Node, an in-memory database). */
+export function walFramesNow(): number | null {
+  return counts ? walFrame : null;
+}
+
+/** The most frames the WAL held since the counters were installed, or null where they are not. */
+export function walFramesMost(): number | null {
+  return counts ? walFrameMost : null;
+}
+
 /** SQLite's smallest page size: a write this large or larger is a page. */
 const PAGE_WRITE_BYTES = 512;
 
@@ -131,7 +160,14 @@ export function installIoCounters(scope: { FileSystemSyncAccessHandle?: { protot
       } else if (buffer.byteLength >= PAGE_WRITE_BYTES) {
         c.pageWrites++;
         const kind = kindOf(this);
-        if (kind === 'wal') c.walPageWrites++;
+        if (kind === 'wal') {
+          c.walPageWrites++;
+          const frame = at === undefined ? null : walFrameAt(at - HEADER_BYTES, buffer.byteLength);
+          if (frame !== null) {
+            walFrame = frame;
+            walFrameMost = Math.max(walFrameMost, frame);
+          }
+        }
         else if (kind === 'db') c.dbPageWrites++;
       }
       c.writeMs += now() - t;
@@ -163,6 +199,8 @@ export function installIoCounters(scope: { FileSystemSyncAccessHandle?: { protot
 export function resetIoCountersForTests(): void {
   counts = null;
   slow.length = 0;
+  walFrame = 0;
+  walFrameMost = 0;
 }
 
 /** A write transaction (any: a foreground call's or a slice's) that took SLOW_TRANSACTION_MS or more, and its I/O. */
