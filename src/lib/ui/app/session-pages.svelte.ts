@@ -16,7 +16,13 @@ export class SessionPages {
   items = $state.raw<Session[]>([]);
   total = $state(0);
   loading = $state(false);
-  #seq = 0;
+  /**
+   * Reads of the list (reload, more, a change) run one after another: a reload that came while "more" was reading
+   * used to answer last with one page, and the person's "more" was lost.
+   */
+  #queue: Promise<void> = Promise.resolve();
+  /** A reload waiting its turn: a burst of writes asks for one read, not one each. */
+  #pendingReload: Promise<void> | null = null;
 
   constructor(
     private readonly engine: () => EngineCaller,
@@ -28,9 +34,15 @@ export class SessionPages {
     return this.items.length < this.total;
   }
 
-  /** From the top again, as many as are shown now (at least a page). */
-  async reload(): Promise<void> {
-    await this.#read(0, Math.max(this.pageSize, this.items.length), []);
+  /** From the top again, as many as are shown when its turn comes (at least a page). */
+  reload(): Promise<void> {
+    if (this.#pendingReload) return this.#pendingReload;
+    const run = this.#enqueue(() => {
+      this.#pendingReload = null;
+      return this.#read(0, Math.max(this.pageSize, this.items.length), []);
+    });
+    this.#pendingReload = run;
+    return run;
   }
 
   /**
@@ -38,15 +50,19 @@ export class SessionPages {
    * place in the list (newest activity first); deleted ones and ones that no longer pass the filter go. One that
    * now sorts after the last shown row while more are unread waits for "more". 'many': read the list again.
    */
-  async applyChange(change: SessionChangeSet): Promise<void> {
+  applyChange(change: SessionChangeSet): Promise<void> {
     if (change === 'many') return this.reload();
     const touched = new Set([...change.changed, ...change.deleted]);
-    if (touched.size === 0) return;
-    const seq = this.#seq;
-    const res = await this.engine().call('session.getMany', { ids: change.changed, ...this.filter() });
-    // A read of the whole list started meanwhile: it has the news too.
-    if (seq !== this.#seq) return;
-    if (!res.ok) return this.reload();
+    if (touched.size === 0) return Promise.resolve();
+    return this.#enqueue(() => this.#applyChange(change.changed, touched));
+  }
+
+  async #applyChange(changed: string[], touched: Set<string>): Promise<void> {
+    const res = await this.engine().call('session.getMany', { ids: changed, ...this.filter() });
+    if (!res.ok) {
+      await this.#read(0, Math.max(this.pageSize, this.items.length), []);
+      return;
+    }
     const boundary = this.hasMore ? this.items.at(-1) : undefined;
     const items = this.items.filter((s) => !touched.has(s.id));
     for (const s of res.data.items) {
@@ -58,25 +74,34 @@ export class SessionPages {
     this.total = res.data.total;
   }
 
-  async loadMore(): Promise<void> {
-    if (this.hasMore) await this.#read(this.items.length, this.pageSize, this.items);
+  loadMore(): Promise<void> {
+    return this.#enqueue(async () => {
+      if (this.hasMore) await this.#read(this.items.length, this.pageSize, this.items);
+    });
+  }
+
+  #enqueue(read: () => Promise<void>): Promise<void> {
+    const run = this.#queue.then(read);
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 
   async #read(offset: number, count: number, keep: Session[]): Promise<void> {
-    const seq = ++this.#seq;
     this.loading = true;
     const got: Session[] = [];
     let total = this.total;
-    while (got.length < count) {
-      const limit = Math.min(MAX_PER_CALL, count - got.length);
-      const res = await this.engine().call('session.list', { ...this.filter(), limit, offset: offset + got.length });
-      if (seq !== this.#seq) return;
-      if (!res.ok) break;
-      got.push(...res.data.items);
-      total = res.data.total;
-      if (res.data.items.length < limit) break;
+    try {
+      while (got.length < count) {
+        const limit = Math.min(MAX_PER_CALL, count - got.length);
+        const res = await this.engine().call('session.list', { ...this.filter(), limit, offset: offset + got.length });
+        if (!res.ok) break;
+        got.push(...res.data.items);
+        total = res.data.total;
+        if (res.data.items.length < limit) break;
+      }
+    } finally {
+      this.loading = false;
     }
-    this.loading = false;
     // A conversation that moved up while paging would come twice: keep its first place.
     const seen = new Set(keep.map((s) => s.id));
     this.items = [...keep, ...got.filter((s) => !seen.has(s.id) && seen.add(s.id))];

@@ -40,6 +40,24 @@ describe('conversation lists, a page at a time', () => {
     expect(pages.total).toBe(261);
   });
 
+  it('"more" is not lost to a reload that comes while it reads (a write elsewhere), and a burst of reloads reads once', async () => {
+    const { engine } = await withSessions(60);
+    let lists = 0;
+    const counted = { call: ((m, i, o) => (m === 'session.list' && lists++, engine.call(m, i, o))) as typeof engine.call };
+    const pages = new SessionPages(() => counted);
+    await pages.reload();
+    expect(pages.items).toHaveLength(50);
+    const more = pages.loadMore();
+    const reloads = [pages.reload(), pages.reload(), pages.reload()];
+    await Promise.all([more, ...reloads]);
+    expect(pages.items).toHaveLength(60);
+    expect(pages.items.at(-1)?.title).toBe('c0');
+    expect(pages.hasMore).toBe(false);
+    expect(pages.loading).toBe(false);
+    // The first reload, one "more", one reload for the burst.
+    expect(lists).toBe(3);
+  });
+
   it('follows its filter (starred only)', async () => {
     const { engine } = await withSessions(30);
     const pages = new SessionPages(() => engine, () => ({ starredOnly: true }));
