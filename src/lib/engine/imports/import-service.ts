@@ -226,9 +226,14 @@ export function createImportService(deps: {
       if (staged?.state === 'running')
         throw new EngineError('CONFLICT', 'Another import is being written; wait for it to finish or cancel it first.', { fields: ['files'] });
       staged = null;
-      const read0 = { bytesRead: 0, totalBytes: input.files.reduce((n, f) => n + f.file.size, 0) };
+      // The total is readImport's own: it says it (bytes read 0) before it returns its promise.
+      const read0 = { bytesRead: 0, totalBytes: 0 };
       reading = read0;
-      const read = await readImport({ source: input.source, files: input.files, onRead: (bytesRead) => (read0.bytesRead = bytesRead) }).finally(() => {
+      const onRead = (bytesRead: number, totalBytes: number): void => {
+        read0.bytesRead = bytesRead;
+        read0.totalBytes = totalBytes;
+      };
+      const read = await readImport({ source: input.source, files: input.files, onRead }).finally(() => {
         if (reading === read0) reading = null;
       });
       const now = clock.now();

@@ -72,7 +72,10 @@ export async function resolveSource(files: readonly ImportFileInput[], asked: Im
   return asked;
 }
 
-/** `onRead` hears how many bytes of all the files together have been read so far (the page shows it, issue 16). */
+/**
+ * `onRead` hears how many bytes of all the files together have been read so far (the page shows it, issue 16): first
+ * (0, total) before readImport returns its promise, then as reading goes on.
+ */
 export async function readImport(opts: {
   source: ImportSource | 'auto';
   files: readonly ImportFileInput[];
@@ -80,9 +83,10 @@ export async function readImport(opts: {
 }): Promise<ReadImport> {
   const { files } = opts;
   if (files.length === 0) throw bad('Invalid `files`: choose at least one file.');
-  const source = await resolveSource(files, opts.source);
   const bytes = files.reduce((n, f) => n + f.file.size, 0);
   const onRead = opts.onRead ?? (() => {});
+  onRead(0, bytes);
+  const source = await resolveSource(files, opts.source);
   const out: ReadImport = { source, conversations: [], lorebook: null, skipped: emptySkips(), duplicates: 0, skippedFiles: 0, bytes };
   const seen = new Set<string>();
   const keep = (p: ParsedConversation) => {

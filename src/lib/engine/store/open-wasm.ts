@@ -62,7 +62,11 @@ export const WAL_AUTOCHECKPOINT_FRAMES = 200;
 const benchFrames = Number((import.meta.env as Record<string, string | undefined> | undefined)?.VITE_BENCH_WAL_FRAMES ?? '');
 const walFrames = Number.isInteger(benchFrames) && benchFrames > 0 ? benchFrames : WAL_AUTOCHECKPOINT_FRAMES;
 
-/** The journal of the OPFS database: WAL (exclusive locking: the sahpool VFS has no shared memory), checkpointed every WAL_AUTOCHECKPOINT_FRAMES frames. */
+/**
+ * The journal of the OPFS database: WAL (exclusive locking: the sahpool VFS has no shared memory), checkpointed by
+ * SQLite every WAL_AUTOCHECKPOINT_FRAMES frames — unless the WAL keeper runs, which applies WAL_KEEPER_PRAGMAS after
+ * these and checkpoints between calls itself.
+ */
 export const PERSISTENT_JOURNAL_PRAGMAS = `PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = ${walFrames};`;
 
 /**
