@@ -38,6 +38,8 @@ class RecallSearch {
   readonly sessions = new SessionPages(() => connection.engine);
 
   #seq = 0;
+  /** How many results a "more" still reading will show: a refresh meanwhile (a write elsewhere) reads that many. */
+  #moreWanted = 0;
   #lastKey = '';
   #askSeq = 0;
   /** The question is embedded while it is typed, so "ask your memory" does not wait for the embedding endpoint. */
@@ -59,6 +61,7 @@ class RecallSearch {
     if (!opts.force && key === this.#lastKey) return;
     this.#lastKey = key;
     const seq = ++this.#seq;
+    this.#moreWanted = 0;
     if (!input) {
       this.items = [];
       this.total = 0;
@@ -85,9 +88,11 @@ class RecallSearch {
     if (!input) return;
     const seq = ++this.#seq;
     this.loading = true;
+    this.#moreWanted = this.items.length + PAGE_SIZE;
     const res = await connection.engine.call('search.messages', input);
     if (seq !== this.#seq) return;
     this.loading = false;
+    this.#moreWanted = 0;
     if (!res.ok) return handleError(res.error, 'search.messages');
     this.items = appendPage(this.items, res.data.items);
     this.total = res.data.total;
@@ -95,7 +100,7 @@ class RecallSearch {
 
   /** After a write anywhere: the same search again, keeping as many results as are shown. */
   refresh(): void {
-    if (this.searched) void this.search({ force: true, keep: this.items.length });
+    if (this.searched) void this.search({ force: true, keep: Math.max(this.items.length, this.#moreWanted) });
     if (this.ask) void this.runAsk(this.asked);
   }
 
