@@ -17,7 +17,7 @@ export interface OpenConflict {
   b: SemanticRule;
 }
 
-const HISTORY_PAGE = 30;
+export const HISTORY_PAGE = 30;
 
 /**
  * The learning half of the memory panel (seed 003 "记忆面板"): pause / resume, "update preferences" with
@@ -42,6 +42,8 @@ export class LearningState {
   #jobs: JobsPort | null;
   #scope: () => RuleScope;
   #seq = 0;
+  /** How many history entries a "more" still reading will show: a load meanwhile (a change event) reads that many. */
+  #historyWanted = 0;
 
   constructor(deps: StateDeps & { jobs?: JobsPort }, scope: () => RuleScope) {
     this.#deps = deps;
@@ -79,7 +81,7 @@ export class LearningState {
       return a && b ? [{ conflict: c, a, b }] : [];
     });
     this.episodeCount = dataOr(this.#deps, count, 'episode.list')?.total ?? 0;
-    if (this.historyOpen) await this.#loadHistory(seq, HISTORY_PAGE);
+    if (this.historyOpen) await this.#loadHistory(seq, Math.max(HISTORY_PAGE, this.history.length, this.#historyWanted));
   }
 
   /** 003 "暂停学习" / "恢复学习": episodes are still recorded; distillation is frozen while paused. */
@@ -120,11 +122,13 @@ export class LearningState {
 
   async toggleHistory(): Promise<void> {
     this.historyOpen = !this.historyOpen;
+    this.#historyWanted = 0;
     if (this.historyOpen) await this.#loadHistory(++this.#seq, HISTORY_PAGE);
   }
 
   async moreHistory(): Promise<void> {
-    await this.#loadHistory(++this.#seq, this.history.length + HISTORY_PAGE);
+    this.#historyWanted = this.history.length + HISTORY_PAGE;
+    await this.#loadHistory(++this.#seq, this.#historyWanted);
   }
 
   /** The interactions a history entry came from (those still stored). */
@@ -152,6 +156,7 @@ export class LearningState {
     const scope = this.#scope();
     const res = await this.#deps.engine().call('rules.history', { projectId: scope.scope === 'project' ? scope.projectId : null, limit: Math.min(200, limit) });
     if (seq !== this.#seq) return;
+    this.#historyWanted = 0;
     const page = dataOr(this.#deps, res, 'rules.history');
     if (!page) return;
     this.history = page.items;

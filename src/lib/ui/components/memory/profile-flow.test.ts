@@ -92,4 +92,13 @@ describe('the Profile tab against a real engine', () => {
     await p.loadMoreHistory();
     expect(p.history.map((v) => v.version)).toEqual(Array.from({ length: 25 }, (_, i) => 25 - i));
   });
+
+  it('"more" is not lost to a load that comes while it reads (a change event)', async () => {
+    const { p, engine } = await setup();
+    for (let i = 1; i <= 25; i++) expectOk(await engine.call('profile.update', { content: `v${i}` }));
+    await p.load();
+    expect(p.history).toHaveLength(20);
+    await Promise.all([p.loadMoreHistory(), p.load()]);
+    expect(p.history.map((v) => v.version)).toEqual(Array.from({ length: 25 }, (_, i) => 25 - i));
+  });
 });

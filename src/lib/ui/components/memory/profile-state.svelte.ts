@@ -23,6 +23,8 @@ export class ProfileState {
 
   #deps: StateDeps;
   #seq = 0;
+  /** How many versions a "more" still reading will show: a load meanwhile (a change event) reads that many. */
+  #historyWanted = 0;
 
   constructor(deps: StateDeps) {
     this.#deps = deps;
@@ -37,7 +39,7 @@ export class ProfileState {
     const seq = ++this.#seq;
     const [doc, history] = await Promise.all([
       this.#deps.engine().call('profile.get', {}),
-      this.#deps.engine().call('profile.history', { limit: Math.max(HISTORY_PAGE, this.history.length), offset: 0 }),
+      this.#deps.engine().call('profile.history', { limit: Math.max(HISTORY_PAGE, this.history.length, this.#historyWanted), offset: 0 }),
     ]);
     if (seq !== this.#seq) return;
     const data = dataOr(this.#deps, doc, 'profile.get');
@@ -57,7 +59,9 @@ export class ProfileState {
   }
 
   async loadMoreHistory(): Promise<void> {
+    this.#historyWanted = this.history.length + HISTORY_PAGE;
     const res = await this.#deps.engine().call('profile.history', { limit: HISTORY_PAGE, offset: this.history.length });
+    this.#historyWanted = 0;
     const data = dataOr(this.#deps, res, 'profile.history');
     if (!data) return;
     const seen = new Set(this.history.map((v) => v.version));

@@ -4,7 +4,7 @@ import { i18n } from '../../i18n/i18n.svelte';
 import { renderHtml, textOf } from '../settings/test-render';
 import RulesPanel from './rules-panel.svelte';
 import { RulesState } from './rules-state.svelte';
-import { LearningState } from './learning-state.svelte';
+import { HISTORY_PAGE, LearningState } from './learning-state.svelte';
 import { engineDeps } from './test-deps';
 
 afterEach(() => i18n.setLocale('en'));
@@ -20,6 +20,21 @@ async function setup() {
 
 let current: LearningState | null = null;
 const render = (r: RulesState, now: number, l: LearningState | null = current) => renderHtml(RulesPanel, { state: r, learning: l as LearningState, now });
+
+describe('the learning history, a page at a time', () => {
+  it('"more" is not lost to a load that comes while it reads (a change event), nor shrunk by a later load', async () => {
+    const { l, engine } = await setup();
+    for (let i = 0; i < HISTORY_PAGE + 10; i++) expectOk(await engine.call('rules.add', { rule: `rule number ${i}`, scope: 'global' }));
+    await l.toggleHistory();
+    expect(l.history).toHaveLength(HISTORY_PAGE);
+    const total = l.historyTotal;
+    expect(total).toBeGreaterThanOrEqual(HISTORY_PAGE + 10);
+    await Promise.all([l.moreHistory(), l.load()]);
+    expect(l.history).toHaveLength(Math.min(2 * HISTORY_PAGE, total));
+    await l.load();
+    expect(l.history).toHaveLength(Math.min(2 * HISTORY_PAGE, total));
+  });
+});
 
 describe('the Preferences tab, rendered', () => {
   it('shows the seed 003 empty state with one way to add a rule', async () => {
