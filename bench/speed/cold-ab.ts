@@ -1,7 +1,7 @@
 /**
  * Cold start A/B (issue 16 item 3): two harness builds served under one origin (so they open the same OPFS file),
  * alternating cold starts of A, B and the bare sqlite-wasm floor in one browser, several rounds; or, with --trace,
- * one CPU-sampled cold start of a build and the top costs on the DB worker's thread.
+ * one CPU-sampled cold start of each build and of the bare floor: the worker's long tasks in order and its top costs.
  *
  *   npx vite build --config bench/speed/vite.config.ts --outDir /tmp/ab/a   (in a checkout of the base commit)
  *   npx vite build --config bench/speed/vite.config.ts --outDir /tmp/ab/b   (in this checkout)
@@ -138,6 +138,31 @@ function workerCosts(events: TraceEvent[]): string {
   return lines.join('\n');
 }
 
+/**
+ * The DB worker's long tasks in order (ms from its first one): each module's compile (not streamed in a worker: it
+ * holds the thread) and evaluation, and the tasks that run it — where the time goes that no sampled function shows.
+ */
+function workerTasks(events: (TraceEvent & { ts?: number; dur?: number })[]): string {
+  const workers = new Set(
+    events.filter((e) => e.name === 'thread_name' && e.args?.name === 'DedicatedWorker thread').map((e) => `${e.pid}:${e.tid}`),
+  );
+  const kinds = new Set(['v8.compileModule', 'v8.evaluateModule', 'v8.callFunction', 'v8.compile', 'MajorGC', 'MinorGC']);
+  const byThread = new Map<string, string[]>();
+  const tasks = events
+    .filter((e) => kinds.has(e.name) && workers.has(`${e.pid}:${e.tid}`) && (e.dur ?? 0) >= 5000)
+    .sort((a, b) => a.ts! - b.ts!);
+  const start = new Map<string, number>();
+  for (const e of tasks) {
+    const key = `${e.pid}:${e.tid}`;
+    const t0 = start.get(key) ?? e.ts!;
+    start.set(key, t0);
+    const url = (e.args as { data?: { url?: string } } | undefined)?.data?.url?.split('/').pop() ?? '';
+    const line = `  ${((e.ts! - t0) / 1000).toFixed(0).padStart(6)} +${(e.dur! / 1000).toFixed(0).padStart(4)} ms  ${e.name} ${url}`;
+    byThread.set(key, [...(byThread.get(key) ?? []), line]);
+  }
+  return [...byThread].map(([key, lines]) => [`worker ${key} tasks ≥ 5 ms:`, ...lines].join('\n')).join('\n');
+}
+
 async function main(): Promise<void> {
   const server = await serveStatic(values.root!, Number(values.port));
   const profileDir = mkdtempSync(join(tmpdir(), 'cold-ab-'));
@@ -164,18 +189,21 @@ async function main(): Promise<void> {
     }
     if (values.trace) {
       const browser = context.browser();
-      for (const v of variants) {
+      // The bare floor is traced too, so the two DB workers' timelines can be set side by side.
+      for (const v of order) {
+        const url = v === 'bare' ? `${base}/${variants[0]}/index.html?bare=1` : `${base}/${v}/index.html`;
         // A warm-up load, so the traced one is as cold as the measured ones (HTTP, compile caches).
-        await page.goto(`${base}/${v}/index.html`);
+        await page.goto(url);
         await call(page, 'boot');
         await browser!.startTracing(page, { categories: ['disabled-by-default-v8.cpu_profiler', 'v8', '__metadata'] });
-        await page.goto(`${base}/${v}/index.html`);
+        await page.goto(url);
         const boot = await call(page, 'boot');
         const stages = await call(page, 'startupStages');
         const buf = await browser!.stopTracing();
         const events = (JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-        if (process.env.COLD_AB_DEBUG) writeFileSync('/tmp/cold-ab-trace.json', buf);
+        if (process.env.COLD_AB_DEBUG) writeFileSync(`/tmp/cold-ab-trace-${v}.json`, buf);
         console.log(`== ${v}: first recall ${boot.firstRecallMs.toFixed(0)} ms; stages ${JSON.stringify(Object.fromEntries(Object.entries(stages).map(([k, x]) => [k, Math.round(x)])))}`);
+        console.log(workerTasks(events));
         console.log(workerCosts(events));
       }
       return;
