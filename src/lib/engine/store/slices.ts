@@ -172,6 +172,8 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     if (more) await yieldToQueue();
   }
   if (opts.resumable && slices > 0) {
+    // The calls that queued behind the last slice run first: they would wait for its COMMIT and this one back to back.
+    await yieldToQueue();
     const began = now();
     markSlice(true);
     try {
