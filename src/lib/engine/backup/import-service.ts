@@ -295,6 +295,9 @@ export function createImportService(deps: {
               // The WAL checkpointed between slices, not inside one's COMMIT (store/checkpoint-slices.ts, issue 16).
               driver: checkpointBetweenSlices(driver, deps.pagesWritten ? { pagesWritten: deps.pagesWritten } : {}).driver,
               budgetCoversCommit: true,
+              // A slice lost to a power cut is written again when the same file is applied again (a merge skips what
+              // is there; the journal, written with the slice that removed a replace's scope, says it was removed).
+              resumable: true,
               ...(deps.applySlices?.budgetMs !== undefined ? { budgetMs: deps.applySlices.budgetMs } : {}),
               ...(deps.applySlices?.now ? { now: deps.applySlices.now } : {}),
               pageBudget: IMPORT_PAGE_BUDGET,

@@ -91,6 +91,9 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
       budgetMs: LIFECYCLE_SLICE_MS,
       pageBudget: LIFECYCLE_PAGE_BUDGET,
       pagesWritten,
+      // A pass works from what is stored (passes.ts): a slice lost to a power cut is done again by the next pass,
+      // due again as its last_ok_at (written below, at FULL) is not.
+      resumable: true,
       onSlice: (ms, timing) => (sliceMs.push(ms), slow.note(timing)),
       ...(signal ? { signal } : {}),
     });

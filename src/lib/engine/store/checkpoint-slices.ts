@@ -1,4 +1,4 @@
-import type { SqlDriver } from './driver';
+import { isSyncBarrier, type SqlDriver } from './driver';
 import { countedCheckpoint, ownPageWritesNow } from './io-counters';
 
 /**
@@ -45,7 +45,8 @@ export function checkpointBetweenSlices(
     get: (sql, params) => driver.get(sql, params),
     close: () => driver.close(),
     transaction<T>(fn: () => T): T {
-      if (depth === 0 && due) {
+      // Not in place of a job's closing COMMIT at FULL (driver.ts's syncCommitted): the checkpoint waits for the next slice.
+      if (depth === 0 && due && !isSyncBarrier(fn)) {
         due = false;
         // Listed with the slow transactions when it is slow (io-counters.ts): a queued call waits behind it as long.
         const r = countedCheckpoint(() => driver.get<{ busy: number; log: number; checkpointed: number }>('PRAGMA wal_checkpoint(PASSIVE)'), opts.now);

@@ -94,3 +94,66 @@ export function createTransactionRunner(exec: (sql: string) => void, inTransacti
     return result;
   };
 }
+
+/**
+ * A slice of a resumable background job, committed without syncing the WAL (issue 16 item 5: one slice's COMMIT on
+ * OPFS paid a FileSystemSyncAccessHandle.flush — 66 ms for 120 KiB once — and a foreground call queued behind it
+ * waited for all of it). Only for work that writes where it stands in the same transaction as the work itself, so
+ * that losing the slice loses nothing but work the job redoes (docs/decisions.md).
+ *
+ * The connection runs WAL at synchronous=FULL. At NORMAL a WAL COMMIT is still atomic and the database consistent;
+ * only transactions after the last WAL sync may roll back on a power cut or an OS crash (a crash of the tab or the
+ * worker loses nothing: the frames are written). Every checkpoint still syncs, and the next COMMIT at FULL syncs
+ * the WAL and with it every frame before it — see `syncCommitted`.
+ *
+ * The level is lowered just before BEGIN and set back right after COMMIT (or ROLLBACK) in the same synchronous run:
+ * no other call can run in between, so no person's write ever commits at NORMAL. If setting it back fails because
+ * a transaction is still open (a ROLLBACK that failed), that transaction is rolled back and the level set again;
+ * failing that, the error is thrown rather than the connection left at NORMAL. A connection already at NORMAL or
+ * OFF (tests, a host that chose it) is left as it is.
+ */
+export function resumableTransaction<T>(driver: SqlDriver, fn: () => T): T {
+  const level = driver.get<{ synchronous: number }>('PRAGMA synchronous')?.synchronous ?? 0;
+  if (level <= SYNCHRONOUS_NORMAL) return driver.transaction(fn);
+  driver.exec(`PRAGMA synchronous = ${SYNCHRONOUS_NORMAL}`);
+  try {
+    return driver.transaction(fn);
+  } finally {
+    try {
+      driver.exec(`PRAGMA synchronous = ${level}`);
+    } catch {
+      try {
+        driver.exec('ROLLBACK');
+      } catch {
+        /* nothing open: the retry below says what is wrong */
+      }
+      driver.exec(`PRAGMA synchronous = ${level}`);
+    }
+  }
+}
+
+const SYNCHRONOUS_NORMAL = 1;
+
+/**
+ * Makes every transaction committed so far durable: one COMMIT at the connection's own level (FULL), which syncs
+ * the WAL and so every frame before it — what a resumable job runs once its last slice (the one that says it is
+ * done) has committed at NORMAL, before it answers. The COMMIT rewrites the database header's user_version with
+ * the value it has (the engine does not use it: migrations are kept in their own table), so it appends one frame:
+ * a transaction that changes nothing commits without writing, and without syncing.
+ *
+ * A driver that checkpoints between slices (checkpoint-slices.ts) runs its checkpoint in a transaction's place when
+ * one is due; not in this one's (isSyncBarrier): the end of a job is not the moment to copy the WAL into the file.
+ */
+export function syncCommitted(driver: SqlDriver): void {
+  const write = (): void => {
+    const version = driver.get<{ user_version: number }>('PRAGMA user_version')?.user_version ?? 0;
+    driver.exec(`PRAGMA user_version = ${Number(version)}`);
+  };
+  barriers.add(write);
+  driver.transaction(write);
+}
+
+const barriers = new WeakSet<object>();
+
+/** Whether a transaction's callback is syncCommitted's (a wrapper that would run something in its place must not). */
+export const isSyncBarrier = (fn: unknown): boolean => typeof fn === 'function' && barriers.has(fn);

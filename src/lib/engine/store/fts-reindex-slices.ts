@@ -135,6 +135,8 @@ export async function reindexInSlices(
     driver: checkpointing.driver,
     budgetMs: opts.budgetMs,
     budgetCoversCommit: true,
+    // Where it stands is in `meta`, written in each slice (endSlice): a slice lost to a power cut is rewritten.
+    resumable: true,
     pageBudget: opts.pageBudget === undefined ? REINDEX_PAGE_BUDGET : opts.pageBudget || undefined,
     pagesWritten: opts.pagesWritten,
     now: opts.now,

@@ -1,4 +1,4 @@
-import type { SqlDriver } from './driver';
+import { resumableTransaction, syncCommitted, type SqlDriver } from './driver';
 import { ioDelta, ioSnapshot, markSlice, ownPageWritesNow, type IoCounts } from './io-counters';
 import { noteTimeline } from './worker-timeline';
 
@@ -61,6 +61,15 @@ export interface SliceOptions {
    * checkpoint and the next slices run a step or two; null: not counted).
    */
   pagesWritten?: () => number | null;
+  /**
+   * The steps record where the work stands in each slice's own transaction, so a slice lost to a power cut is redone
+   * by the job, never missed (issue 16 item 5): each slice then commits at synchronous=NORMAL (driver.ts's
+   * resumableTransaction — no flush of the WAL at its COMMIT, the cost a queued call waited for), and once the last
+   * slice has committed — the one whose step said "done", or the last before an abort — one COMMIT at FULL makes
+   * all of them durable before the run returns (syncCommitted). A slice that throws ends the run without it: what
+   * committed before is resumable work, made durable by the next FULL commit or checkpoint. Off: every slice at FULL.
+   */
+  resumable?: boolean;
 }
 
 /** The most the COMMIT's share may shorten a slice's steps (a slow COMMIT once must not starve the work). */
@@ -103,6 +112,7 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
   // Steps a slice may take while the steps of this phase have written nothing: 1, doubled after each such slice.
   let probeSteps = 1;
   let phase = opts.phase?.();
+  const transact = opts.resumable ? <T>(fn: () => T): T => resumableTransaction(opts.driver, fn) : <T>(fn: () => T): T => opts.driver.transaction(fn);
   for (let more = true; more; ) {
     if (opts.signal?.aborted) break;
     const began = now();
@@ -117,7 +127,7 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     let io1: IoCounts | null = null;
     markSlice(true);
     try {
-      more = opts.driver.transaction(() => {
+      more = transact(() => {
         t0 = now();
         last = t0;
         let going = true;
@@ -160,6 +170,18 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     const io = io0 && io1 && io2 ? { stepsIo: ioDelta(io0, io1), commitIo: ioDelta(io1, io2) } : {};
     opts.onSlice?.(end - began, { at: origin + began, ms: end - began, beginMs: t0 - began, steps, stepsMs: last - t0, slowestStepMs: slowest, commitMs: end - last, ...io });
     if (more) await yieldToQueue();
+  }
+  if (opts.resumable && slices > 0) {
+    // The calls that queued behind the last slice run first: they would wait for its COMMIT and this one back to back.
+    await yieldToQueue();
+    const began = now();
+    markSlice(true);
+    try {
+      syncCommitted(opts.driver);
+    } finally {
+      markSlice(false);
+    }
+    if (!opts.now) noteTimeline('slice', began, now() - began);
   }
   return slices;
 }
