@@ -64,9 +64,29 @@ describe('why a probe waited (issue 19: the waits over 40 ms by cause)', () => {
     expect(waitCause({ at: 1000, waitMs: 63 }, entries, 'session.list')).toMatchObject({ cause: 'clean-up slice', causeMs: 45 });
   });
 
+  it('counts a slice’s writes and checkpoint that ran inside a query’s admission turn as the slice’s: the query stays a read', () => {
+    const entries: TimelineEntry[] = [
+      { ...call(1000, 70, 'episode.query'), io: io(30, 64) },
+      { kind: 'slice', at: 1002, ms: 20, io: io(30, 64) },
+      { kind: 'keeper', method: 'must', at: 1010, ms: 12, frames: 170, io: io(0, 64) },
+      probe(1071),
+    ];
+    expect(waitCause({ at: 1000, waitMs: 73 }, entries, 'session.list')).toMatchObject({ cause: 'episode.query read', causeMs: 50 });
+  });
+
   it('says the worker ran nothing it noted when the wait is a gap, and leaves out the job’s own call', () => {
     const entries: TimelineEntry[] = [call(0, 10_000, 'lifecycle.run'), { ...call(1000, 3, 'episode.query'), io: io(0) }, probe(1050)];
     expect(waitCause({ at: 1000, waitMs: 52 }, entries, 'session.list')).toMatchObject({ cause: 'worker ran nothing noted (GC, thread not running, message in transit)', causeMs: 47 });
+  });
+
+  it('counts the time the worker noted once when entries nest: the gap it noted nothing in is what is left', () => {
+    const entries: TimelineEntry[] = [
+      call(1000, 30, 'episode.query'),
+      { kind: 'slice', at: 1005, ms: 20 },
+      { kind: 'keeper', method: 'must', at: 1010, ms: 10 },
+      probe(1090),
+    ];
+    expect(waitCause({ at: 1000, waitMs: 92 }, entries, 'session.list')).toMatchObject({ cause: 'worker ran nothing noted (GC, thread not running, message in transit)', causeMs: 60 });
   });
 
   it('is null when the probe’s own call is not in the timeline', () => {

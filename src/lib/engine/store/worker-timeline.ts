@@ -145,11 +145,17 @@ export function entryWords(e: TimelineEntry): string {
 
 /** What a call was, by what it wrote: a read, a write, a COMMIT of many WAL pages, one that checkpointed into the database file. */
 function callClass(e: TimelineEntry, inside: readonly TimelineEntry[]): string {
-  if (inside.some((x) => x.kind === 'keeper')) return `${e.method} + keeper checkpoint (must) after its COMMIT`;
+  // A clean-up slice (with its own checkpoints) may run inside a memory query's admission turn: its keeper is not the call's.
+  const tasks = inside.filter((x) => x.kind === 'slice' || x.kind === 'checkpoint');
+  const nestedKeeper = (k: TimelineEntry) => tasks.some((t) => k.at >= t.at && k.at + k.ms <= t.at + t.ms + 0.05);
+  const keepers = inside.filter((x) => x.kind === 'keeper' && !nestedKeeper(x));
+  if (keepers.some((x) => x.method === 'must')) return `${e.method} + keeper checkpoint (must) after its COMMIT`;
   if (!e.io) return `${e.method}`;
-  if (e.io.dbPages > 0) return `${e.method} with database-file pages written (a checkpoint in its COMMIT)`;
-  if (e.io.walPages >= BIG_COMMIT_PAGES) return `${e.method} COMMIT of ≥ ${BIG_COMMIT_PAGES} WAL pages`;
-  return e.io.walPages === 0 ? `${e.method} read` : `${e.method} write`;
+  // What the call wrote itself: its span's file I/O less that of the tasks that ran inside it.
+  const less = (k: keyof TimelineIo) => e.io![k] - tasks.reduce((n, x) => n + (x.io?.[k] ?? 0), 0) - keepers.reduce((n, x) => n + (x.io?.[k] ?? 0), 0);
+  if (less('dbPages') > 0) return `${e.method} with database-file pages written (a checkpoint in its COMMIT)`;
+  if (less('walPages') >= BIG_COMMIT_PAGES) return `${e.method} COMMIT of ≥ ${BIG_COMMIT_PAGES} WAL pages`;
+  return less('walPages') <= 0 ? `${e.method} read` : `${e.method} write`;
 }
 
 /**
@@ -171,7 +177,10 @@ export function waitCause(wait: { at: number; waitMs: number }, entries: readonl
   const own = (e: TimelineEntry) => {
     const o = overlap(e, wait.at, probe.at);
     if (e.kind !== 'call') return o;
-    return Math.max(0, o - candidates.filter((x) => within(e, x)).reduce((n, x) => n + overlap(x, wait.at, probe.at), 0));
+    const nested = candidates.filter((x) => within(e, x));
+    // Only the outermost of those: a keeper checkpoint inside a slice inside the call is the slice's time already.
+    const outer = nested.filter((x) => !nested.some((y) => within(y, x)));
+    return Math.max(0, o - outer.reduce((n, x) => n + overlap(x, wait.at, probe.at), 0));
   };
   let top: TimelineEntry | null = null;
   let topMs = 0;
@@ -180,7 +189,15 @@ export function waitCause(wait: { at: number; waitMs: number }, entries: readonl
     if (ms > topMs) [top, topMs] = [e, ms];
   }
   const taken = probe.at - wait.at;
-  const noted = candidates.reduce((n, e) => n + (e.kind === 'call' ? own(e) : overlap(e, wait.at, probe.at)), 0);
+  // The time the worker noted anything: the union of the entries (a slice inside a call, a checkpoint inside a slice, counted once).
+  let noted = 0;
+  let reach = wait.at;
+  for (const e of [...candidates].sort((a, b) => a.at - b.at)) {
+    const from = Math.max(e.at, reach);
+    const to = Math.min(e.at + e.ms, probe.at);
+    if (to > from) noted += to - from;
+    reach = Math.max(reach, Math.min(e.at + e.ms, probe.at));
+  }
   const neither = Math.max(0, taken - noted);
   const reply = Math.max(0, end - probe.at - probe.ms);
   const r1 = (x: number) => Math.round(x * 10) / 10;
