@@ -16,7 +16,7 @@ import type { Input, Method } from '../../src/lib/engine/protocol/contract';
 import type { LifecycleRunResult } from '../../src/lib/engine/lifecycle/types';
 import { generateTurns } from '../lib/corpus';
 import { createPrng } from '../lib/prng';
-import { stallDuring, type StallReport } from './stall';
+import { stallDuring, type ReadTimeline, type StallReport } from './stall';
 
 const SCENES = ['dialogue', 'action', 'description', 'introspection', 'exposition', 'narration'] as const;
 
@@ -64,6 +64,8 @@ export interface LifecycleLoadOptions {
   /** false: no clean-up at all, the baseline probe over every write (record-profile.ts profiles the foreground alone). */
   cleanup?: boolean;
   setState?: (text: string) => void;
+  /** The DB worker's timeline (store/worker-timeline.ts), for what each long wait sat behind; none: no causes. */
+  timeline?: ReadTimeline;
 }
 
 export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<LifecycleLoadReport> {
@@ -126,7 +128,7 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
   let baseline: Promise<StallReport> | null = null;
   const startBaseline = () => {
     const ended = new Promise<void>((r) => (endBaseline = r));
-    baseline = stallDuring(engine, 'the same foreground load, no clean-up (baseline)', async () => (await ended, {}));
+    baseline = stallDuring(engine, 'the same foreground load, no clean-up (baseline)', async () => (await ended, {}), opts.timeline);
   };
   let cleanupDone: Promise<{ result: LifecycleRunResult | { state: 'failed'; error: string }; stall: StallReport }> | null = null;
   let cleanupStartedAt = 0;
@@ -142,7 +144,7 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
       if (!res.ok || res.data.state !== 'done') return {};
       const sum = (k: 'scanned' | 'faded' | 'compressed' | 'deleted' | 'slices') => res.data.state === 'done' ? res.data.phases.reduce((n, p) => n + p[k], 0) : 0;
       return { scanned: sum('scanned'), faded: sum('faded'), compressed: sum('compressed'), deleted: sum('deleted'), slices: sum('slices') };
-    }).then((stall) => ({ result, stall }));
+    }, opts.timeline).then((stall) => ({ result, stall }));
   };
 
   for (let i = 0; i < opts.writes; i++) {

@@ -3,6 +3,8 @@ import type { MachineInfo } from '../lib/machine';
 import { round, summarize, type LatencySummary } from '../lib/stats';
 import { SLOW_TRANSACTION_MS, type IoCounts, type SlowTransaction } from '../../src/lib/engine/store/io-counters';
 import type { LifecycleLoadReport, LoadCall } from './lifecycle-load';
+import type { StallReport } from './stall';
+import { entryWords } from '../../src/lib/engine/store/worker-timeline';
 
 /** A slice's or a transaction's file I/O in a few words: writes (KiB, ms), flushes (ms), truncates. */
 const ioText = (io: IoCounts) => `${io.writes} writes ${Math.round(io.writeBytes / 1024)} KiB ${io.writeMs} ms (pages: ${io.walPageWrites ?? '?'} WAL, ${io.dbPageWrites ?? '?'} database file), ${io.flushes} flushes ${io.flushMs} ms${io.truncates ? `, ${io.truncates} truncates ${io.truncateMs} ms` : ''}`;
@@ -26,6 +28,22 @@ export interface WorstWait {
   foreground: { call: LoadCall; ms: number }[];
   slices: { phase: string; ms: number; begin_ms: number; steps: number; steps_ms: number; slowest_step_ms: number; commit_ms: number }[];
   transactions?: { kind: string; ms: number; wal_pages: number; db_pages: number; flushes: number; flush_ms: number }[];
+  /** Why it waited, from the DB worker's timeline (worker-timeline.ts waitCause): what ran longest, and what ran just before that. */
+  cause?: { what: string; ms: number; before: string[] } | null;
+  /** The worker's timeline from 60 ms before the wait to its end: ms from the probe's sending, what ran, its file I/O. */
+  worker?: string[];
+  /** Each overlapping foreground call in the worker: how long it sat queued (its arrival → its start) and ran. */
+  foreground_in_worker?: { call: LoadCall; queued_ms: number; run_ms: number }[];
+}
+
+/** Waits longer than this are counted by cause (issue 19). */
+export const CAUSE_OVER_MS = 40;
+
+/** How many waits over CAUSE_OVER_MS each cause made (stall.ts causes), most first. */
+export function causeCounts(causes: StallReport['causes']): Record<string, number> {
+  const n: Record<string, number> = {};
+  for (const c of causes ?? []) if (c.waitMs > CAUSE_OVER_MS) n[c.cause?.cause ?? 'timeline not read (the ring had moved on)'] = (n[c.cause?.cause ?? 'timeline not read (the ring had moved on)'] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(n).sort((a, b) => b[1] - a[1]));
 }
 
 function worstWaits(load: LifecycleLoadReport): WorstWait[] {
@@ -42,6 +60,18 @@ function worstWaits(load: LifecycleLoadReport): WorstWait[] {
     transactions: slow
       .filter((t) => overlaps(t.at, t.ms, w.at, w.waitMs))
       .map((t) => ({ kind: kindOf(t), ms: t.ms, wal_pages: t.io.walPageWrites, db_pages: t.io.dbPageWrites, flushes: t.io.flushes, flush_ms: t.io.flushMs })),
+    ...(w.entries
+      ? {
+          cause: w.cause ? { what: w.cause.cause, ms: w.cause.causeMs, before: w.cause.before } : null,
+          worker: w.entries.filter((e) => !(e.kind === 'call' && e.method === 'lifecycle.run')).map((e) => `${e.at - w.at >= 0 ? '+' : ''}${r1(e.at - w.at)} ms: ${entryWords(e)}`),
+          foreground_in_worker: load.foregroundDuring
+            .filter((f) => overlaps(f.at, f.ms, w.at, w.waitMs))
+            .flatMap((f) => {
+              const e = w.entries!.find((x) => x.kind === 'call' && x.method === f.call && x.at >= f.at - 1 && x.at <= f.at + f.ms);
+              return e ? [{ call: f.call, queued_ms: r1(e.at - f.at), run_ms: r1(e.ms) }] : [];
+            }),
+        }
+      : {}),
   }));
 }
 
@@ -53,9 +83,10 @@ export interface LifecycleBenchResult {
   errors: Record<string, number>;
   error_rate: number;
   cleanup: LifecycleLoadReport['cleanup'];
-  stall: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; longest_foreground_call_ms: number; worst: WorstWait[] } | null;
+  /** causes: the waits over CAUSE_OVER_MS counted by cause (absent in older results and where the timeline was not read). */
+  stall: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; longest_foreground_call_ms: number; worst: WorstWait[]; causes?: Record<string, number> } | null;
   /** The same probe over the writes just before the clean-up, without it (lifecycle-load.ts baselineStall); absent in older results. */
-  baseline_stall?: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; writes: number } | null;
+  baseline_stall?: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; writes: number; causes?: Record<string, number> } | null;
   checks: { name: string; goal: string; value: string; ok: boolean }[];
   notes: string[];
   elapsed_ms: number;
@@ -75,10 +106,10 @@ export function lifecycleResult(load: LifecycleLoadReport, meta: { machine: Mach
   const errorRate = load.calls ? errorCount / load.calls : 1;
   const longestDuring = Math.max(0, ...keys.flatMap((k) => load.duringCleanupMs[k]));
   const stall = load.stall
-    ? { job_ms: Math.round(load.stall.jobMs), probes: load.stall.probes, max_wait_ms: r1(load.stall.maxWaitMs), p95_wait_ms: r1(load.stall.p95WaitMs), longest_foreground_call_ms: r1(longestDuring), worst: worstWaits(load) }
+    ? { job_ms: Math.round(load.stall.jobMs), probes: load.stall.probes, max_wait_ms: r1(load.stall.maxWaitMs), p95_wait_ms: r1(load.stall.p95WaitMs), longest_foreground_call_ms: r1(longestDuring), worst: worstWaits(load), ...(load.stall.causes ? { causes: causeCounts(load.stall.causes) } : {}) }
     : null;
   const base = load.baselineStall;
-  const baselineStall = base ? { job_ms: Math.round(base.jobMs), probes: base.probes, max_wait_ms: r1(base.maxWaitMs), p95_wait_ms: r1(base.p95WaitMs), writes: load.baselineWrites } : null;
+  const baselineStall = base ? { job_ms: Math.round(base.jobMs), probes: base.probes, max_wait_ms: r1(base.maxWaitMs), p95_wait_ms: r1(base.p95WaitMs), writes: load.baselineWrites, ...(base.causes ? { causes: causeCounts(base.causes) } : {}) } : null;
   const checks = [
     ...keys.map((k) => ({ name: `${k} p95`, goal: `< ${LOAD_GOALS[k]} ms`, value: `${calls[k].p95} ms`, ok: calls[k].p95 < LOAD_GOALS[k] })),
     { name: 'error rate', goal: '< 1 %', value: `${(errorRate * 100).toFixed(2)} % (${errorCount} of ${load.calls})`, ok: errorRate < ERROR_RATE_GOAL },
@@ -145,6 +176,9 @@ export function lifecycleSection(res: LifecycleBenchResult): string[] {
     const b = res.baseline_stall;
     out.push(`The same probe over the ${b.writes.toLocaleString('en')} writes before the clean-up, with the same foreground load and no clean-up (${b.job_ms} ms): ${b.probes} probes, longest wait ${b.max_wait_ms} ms, p95 ${b.p95_wait_ms} ms — what the foreground's own writes cost, beside the ${res.stall?.max_wait_ms ?? '—'} ms while cleaning.`, '');
   }
+  const counts = (c: Record<string, number> | undefined) => Object.entries(c ?? {}).map(([k, n]) => `${n}× ${k}`).join('; ') || 'none';
+  if (res.stall?.causes) out.push(`Waits over ${CAUSE_OVER_MS} ms while cleaning, by cause (the DB worker's timeline): ${counts(res.stall.causes)}.`, '');
+  if (res.baseline_stall?.causes) out.push(`The same before the clean-up (baseline): ${counts(res.baseline_stall.causes)}.`, '');
   if (res.stall?.worst.length) {
     out.push('The longest waits and what they overlapped (foreground calls; slices among each phase\'s 5 slowest: ms = BEGIN + steps + COMMIT):', '');
     for (const w of res.stall.worst) {
@@ -152,6 +186,9 @@ export function lifecycleSection(res: LifecycleBenchResult): string[] {
       const sl = w.slices.map((s) => `${s.phase} ${s.ms} (begin ${s.begin_ms}, ${s.steps} steps ${s.steps_ms}, slowest step ${s.slowest_step_ms}, commit ${s.commit_ms})`).join('; ') || 'none of the slowest';
       const tx = (w.transactions ?? []).map((t) => `${t.kind} ${t.ms} (${t.wal_pages} WAL / ${t.db_pages} database pages, ${t.flushes} flushes ${t.flush_ms} ms)`).join('; ') || 'none';
       out.push(`- ${w.wait_ms} ms${w.after_start_ms === undefined ? '' : ` at +${(w.after_start_ms / 1000).toFixed(1)} s`} — foreground: ${fg} — slices: ${sl} — slow transactions: ${tx}`);
+      if (w.cause) out.push(`  - cause: ${w.cause.what} (${w.cause.ms} ms)${w.cause.before.length ? `; just before it: ${w.cause.before.join('; ')}` : ''}`);
+      for (const f of w.foreground_in_worker ?? []) out.push(`  - ${f.call}: queued ${f.queued_ms} ms, ran ${f.run_ms} ms in the worker`);
+      for (const line of w.worker ?? []) out.push(`  - ${line}`);
     }
     out.push('');
   }

@@ -238,7 +238,16 @@ const api = {
   /** Seed 003 记忆读写指标达标 with the lifecycle clean-up in the middle (issue 19, lifecycle-load.ts). */
   lifecycleLoad: (opts: { seed: number; writes: number; cleanupAt?: number; baselineWrites?: number; cleanup?: boolean }): Promise<LifecycleLoadReport> => {
     if (!engine) throw new Error('the DB worker has not started');
-    return lifecycleLoad({ engine, ...opts, setState });
+    const running = engine;
+    // The worker's timeline (off by default) on for the run: what each long wait sat behind (stall.ts's causes).
+    return (async () => {
+      await remote?.recordTimeline(true);
+      try {
+        return await lifecycleLoad({ engine: running, ...opts, setState, timeline: async (from, to) => (await remote?.timeline(from, to)) ?? [] });
+      } finally {
+        await remote?.recordTimeline(false);
+      }
+    })();
   },
   pageHeap,
   startupStages,

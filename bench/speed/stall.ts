@@ -5,7 +5,9 @@
  */
 import type { EngineCaller } from '../../src/lib/engine/client/caller';
 import type { SliceTiming } from '../../src/lib/engine/store/slices';
-import { waitBreakdown, type TimelineEntry, type WaitBreakdown } from '../../src/lib/engine/store/worker-timeline';
+import { waitBreakdown, waitCause, type TimelineEntry, type WaitBreakdown } from '../../src/lib/engine/store/worker-timeline';
+
+export type WaitCause = NonNullable<ReturnType<typeof waitCause>>;
 
 export interface StallReport {
   job: string;
@@ -21,7 +23,12 @@ export interface StallReport {
    * The longest waits, each with when its probe was sent (ms since the epoch: timeOrigin + now()), longest first,
    * and where the worker's timeline was read (stallDuring's `timeline`) what the wait was made of.
    */
-  worst: { at: number; waitMs: number; breakdown?: WaitBreakdown | null }[];
+  worst: { at: number; waitMs: number; breakdown?: WaitBreakdown | null; cause?: WaitCause | null; entries?: TimelineEntry[] }[];
+  /**
+   * Every wait of CAUSE_FROM_MS or more (the first CAUSES_KEPT), with why it waited (worker-timeline.ts waitCause),
+   * where the worker's timeline was read.
+   */
+  causes?: { at: number; waitMs: number; cause: WaitCause | null }[];
   /** The job's slowest slices, where it reports them (SliceTiming: steps, COMMIT ms, its file I/O): wal-ab.ts reads them. */
   slices?: SliceTiming[];
 }
@@ -32,6 +39,12 @@ const PROBE_EVERY_MS = 5;
 
 /** A wait this long or longer, among the longest so far, has the worker's timeline read right after it. */
 const BREAKDOWN_FROM_MS = 30;
+
+/** Every wait this long or longer has its cause read from the worker's timeline (issue 19: the waits > 40 ms by cause). */
+export const CAUSE_FROM_MS = 40;
+const CAUSES_KEPT = 500;
+/** How far before a wait the timeline is read: what ran just before its cause (a task queued in front of it). */
+const LOOKBACK_MS = 60;
 
 /** The worker's calls and job transactions overlapping [from, to] (epoch ms): DbWorkerApi.timeline. */
 export type ReadTimeline = (from: number, to: number) => Promise<TimelineEntry[]>;
@@ -45,6 +58,8 @@ export async function stallDuring(engine: EngineCaller, job: string, run: () => 
   const waits: number[] = [];
   const sentAt: number[] = [];
   const breakdowns = new Map<number, WaitBreakdown | null>();
+  const details = new Map<number, { cause: WaitCause | null; entries: TimelineEntry[] }>();
+  const causes: NonNullable<StallReport['causes']> = [];
   let running = true;
   const probe = (async () => {
     while (running) {
@@ -52,8 +67,15 @@ export async function stallDuring(engine: EngineCaller, job: string, run: () => 
       await engine.call('session.list', { limit: 20 });
       const wait = performance.now() - t;
       const at = performance.timeOrigin + t;
-      if (timeline && wait >= BREAKDOWN_FROM_MS && waits.filter((w) => w >= wait).length < WORST_KEPT)
-        breakdowns.set(waits.length, waitBreakdown({ at, waitMs: wait }, await timeline(at, at + wait), 'session.list'));
+      const among = wait >= BREAKDOWN_FROM_MS && waits.filter((w) => w >= wait).length < WORST_KEPT;
+      if (timeline && (among || wait >= CAUSE_FROM_MS)) {
+        const entries = await timeline(at - LOOKBACK_MS, at + wait);
+        const inWait = entries.filter((e) => e.at + e.ms >= at);
+        const cause = waitCause({ at, waitMs: wait }, entries, 'session.list');
+        if (among) breakdowns.set(waits.length, waitBreakdown({ at, waitMs: wait }, inWait, 'session.list'));
+        if (among) details.set(waits.length, { cause, entries });
+        if (wait >= CAUSE_FROM_MS && causes.length < CAUSES_KEPT) causes.push({ at, waitMs: wait, cause });
+      }
       waits.push(wait);
       sentAt.push(at);
       await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
@@ -78,9 +100,10 @@ export async function stallDuring(engine: EngineCaller, job: string, run: () => 
     p95WaitMs: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0,
     detail,
     worst: waits
-      .map((waitMs, i) => ({ at: sentAt[i]!, waitMs, ...(breakdowns.has(i) ? { breakdown: breakdowns.get(i) } : {}) }))
+      .map((waitMs, i) => ({ at: sentAt[i]!, waitMs, ...(breakdowns.has(i) ? { breakdown: breakdowns.get(i) } : {}), ...details.get(i) }))
       .sort((a, b) => b.waitMs - a.waitMs)
       .slice(0, WORST_KEPT),
+    ...(timeline ? { causes } : {}),
   };
 }
 

@@ -6,6 +6,8 @@
  * or a checkpoint copying hundreds of pages into the database file and flushing it too. Counts and times only —
  * never a byte of what was written.
  */
+import type { TimelineIo } from './worker-timeline';
+
 export interface IoCounts {
   writes: number;
   /** Writes of a page or more (≥ 512 bytes): a WAL frame's page, or a page a checkpoint copies; not the 24-byte frame headers. */
@@ -84,6 +86,11 @@ export function ioDelta(a: IoCounts, b: IoCounts): IoCounts {
     truncates: b.truncates - a.truncates,
     truncateMs: t(b.truncateMs - a.truncateMs),
   };
+}
+
+/** b − a in the worker timeline's few words (worker-timeline.ts): WAL pages, database-file pages, flushes. */
+export function timelineIo(a: IoCounts, b: IoCounts): TimelineIo {
+  return { walPages: b.walPageWrites - a.walPageWrites, dbPages: b.dbPageWrites - a.dbPageWrites, flushes: b.flushes - a.flushes, flushMs: Math.round((b.flushMs - a.flushMs) * 10) / 10 };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { resumableTransaction, syncCommitted, type SqlDriver } from './driver';
-import { ioDelta, ioSnapshot, markSlice, ownPageWritesNow, type IoCounts } from './io-counters';
-import { noteTimeline } from './worker-timeline';
+import { ioDelta, ioSnapshot, markSlice, ownPageWritesNow, timelineIo, type IoCounts } from './io-counters';
+import { noteTimeline, timelineRecording } from './worker-timeline';
 
 /**
  * Long work in short transactions (issue 16: no background job may stall the page over 50 ms). The work is a
@@ -153,7 +153,10 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     slices++;
     const end = now();
     // A transaction that ran no step is a checkpoint between slices (checkpoint-slices.ts).
-    if (!opts.now) noteTimeline(steps === 0 ? 'checkpoint' : 'slice', began, end - began);
+    if (!opts.now) {
+      const ioEnd = io0 && timelineRecording() ? ioSnapshot() : null;
+      noteTimeline(steps === 0 ? 'checkpoint' : 'slice', began, end - began, undefined, io0 && ioEnd ? { io: timelineIo(io0, ioEnd) } : undefined);
+    }
     const pages1 = pages0 === null ? null : pagesWritten();
     if (phaseChanged) {
       pagesPerStep = null;

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBetterSqlite3Driver } from './better-sqlite3-driver';
 import { PERSISTENT_JOURNAL_PRAGMAS, WAL_KEEPER_BACKSTOP_FRAMES, WAL_KEEPER_PRAGMAS } from './open-wasm';
 import { keepWalSmall, WAL_MUST_FRAMES, WAL_SOON_FRAMES, type WalKeeper } from './wal-keeper';
+import { recordTimeline, timelineBetween } from './worker-timeline';
 
 /**
  * Issue 19: with the connection's autocheckpoint moved out to a far backstop, the keeper alone bounds the WAL. SQLite writes real files
@@ -114,6 +115,22 @@ describe('the WAL keeper (issue 19: checkpoints between calls, none inside a COM
     expect(k.checkpoints().every((c) => c.when === 'must')).toBe(true);
     db.close();
     expect(rowsAfterReopen()).toBe(1_000);
+  });
+
+  it('notes each checkpoint on the worker timeline when a benchmark keeps it (a checkpoint is no transaction: nothing else shows it)', () => {
+    const tasks: (() => void)[] = [];
+    const k = keeper(tasks);
+    recordTimeline(true);
+    try {
+      const t0 = performance.timeOrigin + performance.now();
+      write(k, 200, () => tasks.splice(0).forEach((t) => t()));
+      const noted = timelineBetween(t0, performance.timeOrigin + performance.now()).filter((e) => e.kind === 'keeper');
+      expect(noted.length).toBe(k.checkpoints().length);
+      expect(noted.length).toBeGreaterThan(2);
+      expect(noted.every((e) => e.method === 'soon' && (e.frames ?? 0) >= WAL_SOON_FRAMES && e.ms >= 0)).toBe(true);
+    } finally {
+      recordTimeline(false);
+    }
   });
 
   it("without the keeper the same connection's WAL grows to SQLite's far backstop mark (what the keeper bounds)", () => {

@@ -1,5 +1,6 @@
 import type { SqlDriver, SqlParams } from './driver';
-import { countedCheckpoint } from './io-counters';
+import { countedCheckpoint, ioSnapshot, timelineIo } from './io-counters';
+import { noteTimeline, timelineRecording } from './worker-timeline';
 
 /**
  * The WAL checkpointed between calls, in a task of its own (issue 19). With `PRAGMA wal_autocheckpoint = N` SQLite
@@ -69,7 +70,15 @@ export function keepWalSmall(driver: SqlDriver, opts: WalKeeperOptions): WalKeep
   };
 
   const checkpoint = (when: 'soon' | 'must'): void => {
+    // Noted on the worker timeline when a benchmark keeps it (a checkpoint is no transaction: the stall probe's list of those misses it).
+    const noted = timelineRecording();
+    const io0 = noted ? ioSnapshot() : null;
+    const t0 = noted ? performance.now() : 0;
     const r = countedCheckpoint(() => driver.get<{ busy: number; log: number; checkpointed: number }>('PRAGMA wal_checkpoint(PASSIVE)'), opts.now);
+    if (noted) {
+      const io1 = io0 && ioSnapshot();
+      noteTimeline('keeper', t0, performance.now() - t0, when, { frames: r?.log ?? -1, ...(io0 && io1 ? { io: timelineIo(io0, io1) } : {}) });
+    }
     const log = r?.log ?? -1;
     const checkpointed = r?.checkpointed ?? -1;
     done.push({ when, log, checkpointed });

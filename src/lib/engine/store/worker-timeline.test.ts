@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestEngine, expectOk } from '../testing';
 import type { SqlDriver } from './driver';
 import { runInSlices } from './slices';
-import { noteTimeline, recordTimeline, TIMELINE_KEPT, timelineBetween, waitBreakdown, type TimelineEntry } from './worker-timeline';
+import { noteTimeline, recordTimeline, TIMELINE_KEPT, timelineBetween, waitBreakdown, waitCause, type TimelineEntry } from './worker-timeline';
 
 const call = (at: number, ms: number, method: string): TimelineEntry => ({ kind: 'call', at, ms, method });
 
@@ -35,6 +35,62 @@ describe('the stall probe’s wait breakdown (issue 16 item 5)', () => {
 
   it('is null when the probe’s own call is not in the timeline', () => {
     expect(waitBreakdown({ at: 1000, waitMs: 200 }, [{ kind: 'slice', at: 1000, ms: 150 }, call(900, 2, 'session.list')], 'session.list')).toBeNull();
+  });
+});
+
+describe('why a probe waited (issue 19: the waits over 40 ms by cause)', () => {
+  const io = (walPages: number, dbPages = 0) => ({ walPages, dbPages, flushes: walPages ? 1 : 0, flushMs: walPages ? 3 : 0 });
+  const probe = (at: number) => call(at, 1, 'session.list');
+
+  it('names a foreground read the probe sat behind, and the keeper checkpoint that ran just before it', () => {
+    const entries: TimelineEntry[] = [
+      { kind: 'keeper', method: 'soon', at: 995, ms: 12, frames: 70, io: io(0, 70) },
+      { ...call(1008, 55, 'episode.query'), io: io(0) },
+      probe(1064),
+    ];
+    expect(waitCause({ at: 1000, waitMs: 66 }, entries, 'session.list')).toEqual({ cause: 'episode.query read', causeMs: 55, before: ['keeper checkpoint (soon) 12 ms at 70 frames (0 WAL / 70 db pages, 0 flushes 0 ms)'] });
+  });
+
+  it('names a write by its COMMIT: many WAL pages, a checkpoint inside it, or the keeper’s checkpoint at once after it', () => {
+    const one = (e: TimelineEntry, extra: TimelineEntry[] = []) => waitCause({ at: 1000, waitMs: 80 }, [e, ...extra, probe(1070)], 'session.list')?.cause;
+    expect(one({ ...call(1000, 60, 'episode.record'), io: io(210) })).toBe('episode.record COMMIT of ≥ 100 WAL pages');
+    expect(one({ ...call(1000, 60, 'episode.record'), io: io(12, 150) })).toBe('episode.record with database-file pages written (a checkpoint in its COMMIT)');
+    expect(one({ ...call(1000, 60, 'episode.record'), io: io(12) })).toBe('episode.record write');
+    expect(one({ ...call(1000, 60, 'episode.record'), io: io(12, 160) }, [{ kind: 'keeper', method: 'must', at: 1030, ms: 25, frames: 170 }])).toBe('episode.record + keeper checkpoint (must) after its COMMIT');
+  });
+
+  it('gives a task that ran between a call’s awaits its own time, not the call’s', () => {
+    const entries: TimelineEntry[] = [call(1000, 60, 'episode.query'), { kind: 'slice', at: 1005, ms: 45, io: io(40) }, probe(1061)];
+    expect(waitCause({ at: 1000, waitMs: 63 }, entries, 'session.list')).toMatchObject({ cause: 'clean-up slice', causeMs: 45 });
+  });
+
+  it('counts a slice’s writes and checkpoint that ran inside a query’s admission turn as the slice’s: the query stays a read', () => {
+    const entries: TimelineEntry[] = [
+      { ...call(1000, 70, 'episode.query'), io: io(30, 64) },
+      { kind: 'slice', at: 1002, ms: 20, io: io(30, 64) },
+      { kind: 'keeper', method: 'must', at: 1010, ms: 12, frames: 170, io: io(0, 64) },
+      probe(1071),
+    ];
+    expect(waitCause({ at: 1000, waitMs: 73 }, entries, 'session.list')).toMatchObject({ cause: 'episode.query read', causeMs: 50 });
+  });
+
+  it('says the worker ran nothing it noted when the wait is a gap, and leaves out the job’s own call', () => {
+    const entries: TimelineEntry[] = [call(0, 10_000, 'lifecycle.run'), { ...call(1000, 3, 'episode.query'), io: io(0) }, probe(1050)];
+    expect(waitCause({ at: 1000, waitMs: 52 }, entries, 'session.list')).toMatchObject({ cause: 'worker ran nothing noted (GC, thread not running, message in transit)', causeMs: 47 });
+  });
+
+  it('counts the time the worker noted once when entries nest: the gap it noted nothing in is what is left', () => {
+    const entries: TimelineEntry[] = [
+      call(1000, 30, 'episode.query'),
+      { kind: 'slice', at: 1005, ms: 20 },
+      { kind: 'keeper', method: 'must', at: 1010, ms: 10 },
+      probe(1090),
+    ];
+    expect(waitCause({ at: 1000, waitMs: 92 }, entries, 'session.list')).toMatchObject({ cause: 'worker ran nothing noted (GC, thread not running, message in transit)', causeMs: 60 });
+  });
+
+  it('is null when the probe’s own call is not in the timeline', () => {
+    expect(waitCause({ at: 1000, waitMs: 50 }, [call(1000, 40, 'episode.query')], 'session.list')).toBeNull();
   });
 });
 

@@ -13,12 +13,24 @@
  * through the worker's API (DbWorkerApi.recordTimeline) — production never pays for it.
  */
 export interface TimelineEntry {
-  kind: 'slice' | 'checkpoint' | 'call';
+  /** 'keeper': a WAL keeper checkpoint (wal-keeper.ts) — in a task of its own ('soon') or after a call's COMMIT ('must'). */
+  kind: 'slice' | 'checkpoint' | 'call' | 'keeper';
   /** ms since the epoch (performance.timeOrigin + now()). */
   at: number;
   ms: number;
-  /** A call's engine method. */
+  /** A call's engine method; a keeper checkpoint's 'soon' or 'must'. */
   method?: string;
+  /** What the entry wrote to the files (io-counters.ts), where counted: WAL pages, database-file pages, flushes. */
+  io?: TimelineIo;
+  /** A keeper checkpoint: the WAL frames it found. */
+  frames?: number;
+}
+
+export interface TimelineIo {
+  walPages: number;
+  dbPages: number;
+  flushes: number;
+  flushMs: number;
 }
 
 export const TIMELINE_KEPT = 8192;
@@ -44,9 +56,11 @@ export const timelineRecording = (): boolean => recording;
 const origin = () => (typeof performance === 'undefined' ? 0 : performance.timeOrigin);
 
 /** Notes one entry; `startedAt` is on the now() clock (performance.now()), `ms` its length. */
-export function noteTimeline(kind: TimelineEntry['kind'], startedAt: number, ms: number, method?: string): void {
+export function noteTimeline(kind: TimelineEntry['kind'], startedAt: number, ms: number, method?: string, extra?: { io?: TimelineIo; frames?: number }): void {
   if (!recording) return;
   const e: TimelineEntry = method === undefined ? { kind, at: origin() + startedAt, ms } : { kind, at: origin() + startedAt, ms, method };
+  if (extra?.io) e.io = extra.io;
+  if (extra?.frames !== undefined) e.frames = extra.frames;
   if (ring.length < TIMELINE_KEPT) ring.push(e);
   else ring[next] = e;
   next = (next + 1) % TIMELINE_KEPT;
@@ -71,7 +85,7 @@ export interface WaitBreakdown {
   replyMs: number;
   /** The longest single transaction of the job within the wait, and what it was (a slice, or a checkpoint between slices). */
   longestJobMs: number;
-  longestJobKind: 'slice' | 'checkpoint' | null;
+  longestJobKind: 'slice' | 'checkpoint' | 'keeper' | null;
 }
 
 const overlap = (e: TimelineEntry, from: number, to: number) => Math.max(0, Math.min(e.at + e.ms, to) - Math.max(e.at, from));
@@ -112,4 +126,89 @@ export function waitBreakdown(wait: { at: number; waitMs: number }, entries: rea
     longestJobMs: r1(longestJobMs),
     longestJobKind,
   };
+}
+
+/** A call whose COMMIT appended this many WAL pages or more is named by it (FTS5's automerge writes ~200). */
+export const BIG_COMMIT_PAGES = 100;
+/** What ran this close before an entry (ms) counts as "just before" it: a task queued in front of the call. */
+export const JUST_BEFORE_MS = 15;
+
+const ioWords = (io: TimelineIo | undefined): string => (io ? `${io.walPages} WAL / ${io.dbPages} db pages, ${io.flushes} flushes ${io.flushMs} ms` : 'io not counted');
+
+/** One entry in a few words: what ran, how long, what it wrote. */
+export function entryWords(e: TimelineEntry): string {
+  const ms = Math.round(e.ms * 10) / 10;
+  if (e.kind === 'call') return `${e.method} ${ms} ms (${ioWords(e.io)})`;
+  if (e.kind === 'keeper') return `keeper checkpoint (${e.method}) ${ms} ms at ${e.frames ?? '?'} frames (${ioWords(e.io)})`;
+  return `${e.kind === 'slice' ? 'clean-up slice' : 'checkpoint between slices'} ${ms} ms (${ioWords(e.io)})`;
+}
+
+/** What a call was, by what it wrote: a read, a write, a COMMIT of many WAL pages, one that checkpointed into the database file. */
+function callClass(e: TimelineEntry, inside: readonly TimelineEntry[]): string {
+  // A clean-up slice (with its own checkpoints) may run inside a memory query's admission turn: its keeper is not the call's.
+  const tasks = inside.filter((x) => x.kind === 'slice' || x.kind === 'checkpoint');
+  const nestedKeeper = (k: TimelineEntry) => tasks.some((t) => k.at >= t.at && k.at + k.ms <= t.at + t.ms + 0.05);
+  const keepers = inside.filter((x) => x.kind === 'keeper' && !nestedKeeper(x));
+  if (keepers.some((x) => x.method === 'must')) return `${e.method} + keeper checkpoint (must) after its COMMIT`;
+  if (!e.io) return `${e.method}`;
+  // What the call wrote itself: its span's file I/O less that of the tasks that ran inside it.
+  const less = (k: keyof TimelineIo) => e.io![k] - tasks.reduce((n, x) => n + (x.io?.[k] ?? 0), 0) - keepers.reduce((n, x) => n + (x.io?.[k] ?? 0), 0);
+  if (less('dbPages') > 0) return `${e.method} with database-file pages written (a checkpoint in its COMMIT)`;
+  if (less('walPages') >= BIG_COMMIT_PAGES) return `${e.method} COMMIT of ≥ ${BIG_COMMIT_PAGES} WAL pages`;
+  return less('walPages') <= 0 ? `${e.method} read` : `${e.method} write`;
+}
+
+/**
+ * Why a probe waited (sent at `at` epoch ms, answered `waitMs` later), from the worker's timeline: whichever ran
+ * longest between the probe's sending and the worker taking it up — a call (classed by what it wrote), a keeper
+ * checkpoint, a clean-up slice or a checkpoint between slices, or nothing the worker noted (a GC, its thread not
+ * running, the message in transit) — or the probe's own handling or its answer's way back when those were longer.
+ * `before`: what ran in the JUST_BEFORE_MS before that cause began (a task queued in front of it). Null when the
+ * probe's own call is not in `entries`.
+ */
+export function waitCause(wait: { at: number; waitMs: number }, entries: readonly TimelineEntry[], probeMethod: string): { cause: string; causeMs: number; before: string[] } | null {
+  const end = wait.at + wait.waitMs;
+  const probe = entries.find((e) => e.kind === 'call' && e.method === probeMethod && e.at >= wait.at && e.at <= end);
+  if (!probe) return null;
+  const spans = (e: TimelineEntry) => e.at < wait.at && e.at + e.ms > end; // the job's own call, running all along
+  const within = (outer: TimelineEntry, e: TimelineEntry) => e !== outer && e.at >= outer.at && e.at + e.ms <= outer.at + outer.ms + 0.05;
+  const candidates = entries.filter((e) => e !== probe && !(e.kind === 'call' && spans(e)));
+  // Time in a call that another entry ran inside (a task between its awaits) is that entry's, not the call's.
+  const own = (e: TimelineEntry) => {
+    const o = overlap(e, wait.at, probe.at);
+    if (e.kind !== 'call') return o;
+    const nested = candidates.filter((x) => within(e, x));
+    // Only the outermost of those: a keeper checkpoint inside a slice inside the call is the slice's time already.
+    const outer = nested.filter((x) => !nested.some((y) => within(y, x)));
+    return Math.max(0, o - outer.reduce((n, x) => n + overlap(x, wait.at, probe.at), 0));
+  };
+  let top: TimelineEntry | null = null;
+  let topMs = 0;
+  for (const e of candidates) {
+    const ms = own(e);
+    if (ms > topMs) [top, topMs] = [e, ms];
+  }
+  const taken = probe.at - wait.at;
+  // The time the worker noted anything: the union of the entries (a slice inside a call, a checkpoint inside a slice, counted once).
+  let noted = 0;
+  let reach = wait.at;
+  for (const e of [...candidates].sort((a, b) => a.at - b.at)) {
+    const from = Math.max(e.at, reach);
+    const to = Math.min(e.at + e.ms, probe.at);
+    if (to > from) noted += to - from;
+    reach = Math.max(reach, Math.min(e.at + e.ms, probe.at));
+  }
+  const neither = Math.max(0, taken - noted);
+  const reply = Math.max(0, end - probe.at - probe.ms);
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  const options: [string, number, TimelineEntry | null][] = [
+    [top ? (top.kind === 'call' ? callClass(top, candidates.filter((x) => within(top!, x))) : top.kind === 'keeper' ? `keeper checkpoint (${top.method})` : top.kind === 'slice' ? 'clean-up slice' : 'checkpoint between slices') : 'none', topMs, top],
+    ['worker ran nothing noted (GC, thread not running, message in transit)', neither, null],
+    [`the probe's own ${probeMethod}`, probe.ms, null],
+    ["the answer's way back (page busy or message in transit)", reply, null],
+  ];
+  const [cause, causeMs, entry] = options.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const from = entry ? entry.at : wait.at;
+  const before = entries.filter((e) => e !== entry && e.at + e.ms <= from + 0.05 && e.at + e.ms >= from - JUST_BEFORE_MS && !(e.kind === 'call' && spans(e))).map(entryWords);
+  return { cause, causeMs: r1(causeMs), before };
 }
