@@ -117,6 +117,27 @@ describe('the WAL keeper (issue 19: checkpoints between calls, none inside a COM
     expect(rowsAfterReopen()).toBe(1_000);
   });
 
+  it('one large COMMIT past the must mark answers first: its checkpoint gets a task, and at once only if that task has no turn', () => {
+    const tasks: (() => void)[] = [];
+    const k = keeper(tasks);
+    const before = statSync(path).size;
+    // ~200 pages in one transaction (what an FTS5 automerge writes into a one-row COMMIT), from a WAL near empty.
+    k.driver.transaction(() => {
+      for (let i = 0; i < 200; i++) k.driver.run('INSERT INTO t (v) VALUES (?)', [new Uint8Array(4096).fill(i % 251)]);
+    });
+    expect(walFile().frames).toBeGreaterThanOrEqual(WAL_MUST_FRAMES);
+    expect(k.checkpoints()).toEqual([]);
+    expect(statSync(path).size).toBe(before);
+    expect(tasks.length).toBe(1);
+    // The task had no turn and another call wrote: now the keeper checkpoints at once.
+    k.driver.run('INSERT INTO t (v) VALUES (?)', [new Uint8Array(10)]);
+    expect(k.checkpoints().map((c) => c.when)).toEqual(['must']);
+    tasks.splice(0).forEach((t) => t());
+    expect(k.checkpoints().map((c) => c.when)).toEqual(['must']);
+    db.close();
+    expect(rowsAfterReopen()).toBe(201);
+  });
+
   it('notes each checkpoint on the worker timeline when a benchmark keeps it (a checkpoint is no transaction: nothing else shows it)', () => {
     const tasks: (() => void)[] = [];
     const k = keeper(tasks);
