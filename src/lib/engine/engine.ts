@@ -15,7 +15,7 @@ import { ensureSegmenterVersion } from './store/fts-reindex';
 import { restoreAutomergeAtOpen } from './store/fts-merge';
 import { createSessionChangeLog, type SessionChangeSet } from './store/session-changes';
 import { noteTimeline, timelineRecording } from './store/worker-timeline';
-import { ioSnapshot, timelineIo } from './store/io-counters';
+import { ioSince, ioSnapshot } from './store/io-counters';
 import type { TwoStep } from './protocol/define';
 
 export interface EngineRequest {
@@ -93,8 +93,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
     const res = await answer(req);
     // Kept for the stall probe's breakdown (store/worker-timeline.ts): the method, its time and what it wrote to the
     // files (pages, flushes: io-counters.ts, where counted), nothing of the call.
-    const io1 = io0 && ioSnapshot();
-    noteTimeline('call', t0, performance.now() - t0, req.method, io0 && io1 ? { io: timelineIo(io0, io1) } : undefined);
+    noteTimeline('call', t0, performance.now() - t0, req.method, ioSince(io0));
     return res;
   }
 

@@ -89,8 +89,14 @@ export function ioDelta(a: IoCounts, b: IoCounts): IoCounts {
 }
 
 /** b − a in the worker timeline's few words (worker-timeline.ts): WAL pages, database-file pages, flushes. */
-export function timelineIo(a: IoCounts, b: IoCounts): TimelineIo {
+function timelineIo(a: IoCounts, b: IoCounts): TimelineIo {
   return { walPages: b.walPageWrites - a.walPageWrites, dbPages: b.dbPageWrites - a.dbPageWrites, flushes: b.flushes - a.flushes, flushMs: Math.round((b.flushMs - a.flushMs) * 10) / 10 };
+}
+
+/** What was written to the files since `io0` (a snapshot), for a timeline entry; nothing where I/O is not counted. */
+export function ioSince(io0: IoCounts | null): { io: TimelineIo } | undefined {
+  const io1 = io0 && ioSnapshot();
+  return io0 && io1 ? { io: timelineIo(io0, io1) } : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { resumableTransaction, syncCommitted, type SqlDriver } from './driver';
-import { ioDelta, ioSnapshot, markSlice, ownPageWritesNow, timelineIo, type IoCounts } from './io-counters';
+import { ioDelta, ioSince, ioSnapshot, markSlice, ownPageWritesNow, type IoCounts } from './io-counters';
 import { noteTimeline, timelineRecording } from './worker-timeline';
 
 /**
@@ -154,8 +154,7 @@ export async function runInSlices(opts: SliceOptions): Promise<number> {
     const end = now();
     // A transaction that ran no step is a checkpoint between slices (checkpoint-slices.ts).
     if (!opts.now) {
-      const ioEnd = io0 && timelineRecording() ? ioSnapshot() : null;
-      noteTimeline(steps === 0 ? 'checkpoint' : 'slice', began, end - began, undefined, io0 && ioEnd ? { io: timelineIo(io0, ioEnd) } : undefined);
+      noteTimeline(steps === 0 ? 'checkpoint' : 'slice', began, end - began, undefined, timelineRecording() ? ioSince(io0) : undefined);
     }
     const pages1 = pages0 === null ? null : pagesWritten();
     if (phaseChanged) {

@@ -1,5 +1,5 @@
 import type { SqlDriver, SqlParams } from './driver';
-import { countedCheckpoint, ioSnapshot, timelineIo } from './io-counters';
+import { countedCheckpoint, ioSince, ioSnapshot } from './io-counters';
 import { noteTimeline, timelineRecording } from './worker-timeline';
 
 /**
@@ -76,10 +76,7 @@ export function keepWalSmall(driver: SqlDriver, opts: WalKeeperOptions): WalKeep
     const io0 = noted ? ioSnapshot() : null;
     const t0 = noted ? performance.now() : 0;
     const r = countedCheckpoint(() => driver.get<{ busy: number; log: number; checkpointed: number }>('PRAGMA wal_checkpoint(PASSIVE)'), opts.now);
-    if (noted) {
-      const io1 = io0 && ioSnapshot();
-      noteTimeline('keeper', t0, performance.now() - t0, when, { frames: r?.log ?? -1, ...(io0 && io1 ? { io: timelineIo(io0, io1) } : {}) });
-    }
+    if (noted) noteTimeline('keeper', t0, performance.now() - t0, when, { frames: r?.log ?? -1, ...ioSince(io0) });
     const log = r?.log ?? -1;
     const checkpointed = r?.checkpointed ?? -1;
     done.push({ when, log, checkpointed });

@@ -133,22 +133,27 @@ export const BIG_COMMIT_PAGES = 100;
 /** What ran this close before an entry (ms) counts as "just before" it: a task queued in front of the call. */
 export const JUST_BEFORE_MS = 15;
 
+/** `e` ran inside `outer` (a task between a call's awaits, a checkpoint inside a slice). */
+const within = (outer: TimelineEntry, e: TimelineEntry): boolean => e !== outer && e.at >= outer.at && e.at + e.ms <= outer.at + outer.ms + 0.05;
+
+/** What ran, when it is not a call. */
+const taskWords = (e: TimelineEntry): string =>
+  e.kind === 'keeper' ? `keeper checkpoint (${e.method})` : e.kind === 'slice' ? 'clean-up slice' : 'checkpoint between slices';
+
 const ioWords = (io: TimelineIo | undefined): string => (io ? `${io.walPages} WAL / ${io.dbPages} db pages, ${io.flushes} flushes ${io.flushMs} ms` : 'io not counted');
 
 /** One entry in a few words: what ran, how long, what it wrote. */
 export function entryWords(e: TimelineEntry): string {
   const ms = Math.round(e.ms * 10) / 10;
   if (e.kind === 'call') return `${e.method} ${ms} ms (${ioWords(e.io)})`;
-  if (e.kind === 'keeper') return `keeper checkpoint (${e.method}) ${ms} ms at ${e.frames ?? '?'} frames (${ioWords(e.io)})`;
-  return `${e.kind === 'slice' ? 'clean-up slice' : 'checkpoint between slices'} ${ms} ms (${ioWords(e.io)})`;
+  return `${taskWords(e)} ${ms} ms${e.kind === 'keeper' ? ` at ${e.frames ?? '?'} frames` : ''} (${ioWords(e.io)})`;
 }
 
 /** What a call was, by what it wrote: a read, a write, a COMMIT of many WAL pages, one that checkpointed into the database file. */
 function callClass(e: TimelineEntry, inside: readonly TimelineEntry[]): string {
   // A clean-up slice (with its own checkpoints) may run inside a memory query's admission turn: its keeper is not the call's.
   const tasks = inside.filter((x) => x.kind === 'slice' || x.kind === 'checkpoint');
-  const nestedKeeper = (k: TimelineEntry) => tasks.some((t) => k.at >= t.at && k.at + k.ms <= t.at + t.ms + 0.05);
-  const keepers = inside.filter((x) => x.kind === 'keeper' && !nestedKeeper(x));
+  const keepers = inside.filter((x) => x.kind === 'keeper' && !tasks.some((t) => within(t, x)));
   if (keepers.some((x) => x.method === 'must')) return `${e.method} + keeper checkpoint (must) after its COMMIT`;
   if (!e.io) return `${e.method}`;
   // What the call wrote itself: its span's file I/O less that of the tasks that ran inside it.
@@ -171,7 +176,6 @@ export function waitCause(wait: { at: number; waitMs: number }, entries: readonl
   const probe = entries.find((e) => e.kind === 'call' && e.method === probeMethod && e.at >= wait.at && e.at <= end);
   if (!probe) return null;
   const spans = (e: TimelineEntry) => e.at < wait.at && e.at + e.ms > end; // the job's own call, running all along
-  const within = (outer: TimelineEntry, e: TimelineEntry) => e !== outer && e.at >= outer.at && e.at + e.ms <= outer.at + outer.ms + 0.05;
   const candidates = entries.filter((e) => e !== probe && !(e.kind === 'call' && spans(e)));
   // Time in a call that another entry ran inside (a task between its awaits) is that entry's, not the call's.
   const own = (e: TimelineEntry) => {
@@ -202,7 +206,7 @@ export function waitCause(wait: { at: number; waitMs: number }, entries: readonl
   const reply = Math.max(0, end - probe.at - probe.ms);
   const r1 = (x: number) => Math.round(x * 10) / 10;
   const options: [string, number, TimelineEntry | null][] = [
-    [top ? (top.kind === 'call' ? callClass(top, candidates.filter((x) => within(top!, x))) : top.kind === 'keeper' ? `keeper checkpoint (${top.method})` : top.kind === 'slice' ? 'clean-up slice' : 'checkpoint between slices') : 'none', topMs, top],
+    [top ? (top.kind === 'call' ? callClass(top, candidates.filter((x) => within(top!, x))) : taskWords(top)) : 'none', topMs, top],
     ['worker ran nothing noted (GC, thread not running, message in transit)', neither, null],
     [`the probe's own ${probeMethod}`, probe.ms, null],
     ["the answer's way back (page busy or message in transit)", reply, null],
