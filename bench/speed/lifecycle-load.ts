@@ -6,10 +6,12 @@
  * same call lifecycle-job.ts makes) starts in the background while the writes and retrievals go on; the stall
  * probe of stall.ts (a `session.list` every 5 ms) times what a person would feel meanwhile.
  *
- * Every call is a full round trip through whatever `engine` is: the DB worker over Comlink in the speed harness
- * page (page.ts, run with `npm run bench:speed -- --lifecycle`), or the engine itself in the acceptance test
- * (tests/acceptance/seed-003-load.test.ts) at a reduced scale. The old episodes the clean-up works on are put there
- * by the caller (a prefill written by the native engine, or rows in the test).
+ * Every call is a full round trip through whatever `engine` is: the DB worker over Comlink in the speed harness —
+ * from a load worker of its own over its own MessagePort (load-worker.ts, the default of `npm run bench:speed --
+ * --lifecycle`) or from the page itself (`--load-in-page`) — or the engine itself in the acceptance test
+ * (tests/acceptance/seed-003-load.test.ts) at a reduced scale. The stall probe runs wherever `probe` runs it (by
+ * default beside the load, over the same `engine`). The old episodes the clean-up works on are put there by the
+ * caller (a prefill written by the native engine, or rows in the test).
  */
 import type { EngineCaller } from '../../src/lib/engine/client/caller';
 import type { Input, Method } from '../../src/lib/engine/protocol/contract';
@@ -21,6 +23,19 @@ import { stallDuring, type ReadTimeline, type StallReport } from './stall';
 const SCENES = ['dialogue', 'action', 'description', 'introspection', 'exposition', 'narration'] as const;
 
 export type LoadCall = 'episode.record' | 'episode.query' | 'rules.list';
+
+/**
+ * Where the foreground load generator ran in the harness: in a worker of its own, talking to the DB worker over its
+ * own MessagePort, the page running only the stall probe (`load-worker`); or in the page beside the probe (`page`,
+ * `--load-in-page`), where the generator's own main-thread work (corpus text, results) is charged to the probe's waits.
+ */
+export type LoadLayout = 'load-worker' | 'page';
+
+/**
+ * Runs the stall probe (stall.ts's stallDuring) while `run` runs, and answers its report: the load's clean-up and
+ * its baseline are timed through this, so the probe can run in another thread than the load (load-worker.ts).
+ */
+export type StallProbe = (job: string, run: () => Promise<Record<string, number>>) => Promise<StallReport>;
 
 export interface LifecycleLoadReport {
   writes: number;
@@ -51,6 +66,8 @@ export interface LifecycleLoadReport {
   /** When lifecycle.run was sent (ms since the epoch: timeOrigin + now()); 0 if it never ran. */
   cleanupStartedAt: number;
   wallMs: number;
+  /** Where the load generator ran (set by the harness page, page.ts); absent where nothing set it (in process). */
+  layout?: LoadLayout;
 }
 
 export interface LifecycleLoadOptions {
@@ -63,15 +80,25 @@ export interface LifecycleLoadOptions {
   baselineWrites?: number;
   /** false: no clean-up at all, the baseline probe over every write (record-profile.ts profiles the foreground alone). */
   cleanup?: boolean;
-  setState?: (text: string) => void;
+  /** After every 1,000 writes (default: a `[bench]` line on the console). */
+  progress?: (writes: number, of: number, cleaning: boolean) => void;
   /** The DB worker's timeline (store/worker-timeline.ts), for what each long wait sat behind; none: no causes. */
   timeline?: ReadTimeline;
+  /** Where the stall probe runs (default: stallDuring beside the load, over `engine`, reading `timeline`). */
+  probe?: StallProbe;
 }
+
+/** What a harness asks of one run (the rest of LifecycleLoadOptions is its wiring). */
+export type LifecycleLoadRun = Pick<LifecycleLoadOptions, 'seed' | 'writes' | 'cleanupAt' | 'baselineWrites' | 'cleanup'>;
+
+/** The load's progress as a `[bench]` line (lifecycle-run.ts shows those) and the page's state text. */
+export const progressText = (writes: number, of: number, cleaning: boolean): string => `lifecycle load ${writes}/${of}${cleaning ? ' (clean-up running)' : ''}`;
 
 export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<LifecycleLoadReport> {
   const t0 = performance.now();
   const { engine } = opts;
-  const setState = opts.setState ?? (() => undefined);
+  const progress = opts.progress ?? ((n, of, cleaning) => console.log(`[bench] ${progressText(n, of, cleaning)}`));
+  const probe: StallProbe = opts.probe ?? ((job, run) => stallDuring(engine, job, run, opts.timeline));
   const ms: Record<LoadCall, number[]> = { 'episode.record': [], 'episode.query': [], 'rules.list': [] };
   const during: Record<LoadCall, number[]> = { 'episode.record': [], 'episode.query': [], 'rules.list': [] };
   const errors: Record<string, number> = {};
@@ -128,7 +155,7 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
   let baseline: Promise<StallReport> | null = null;
   const startBaseline = () => {
     const ended = new Promise<void>((r) => (endBaseline = r));
-    baseline = stallDuring(engine, 'the same foreground load, no clean-up (baseline)', async () => (await ended, {}), opts.timeline);
+    baseline = probe('the same foreground load, no clean-up (baseline)', async () => (await ended, {}));
   };
   let cleanupDone: Promise<{ result: LifecycleRunResult | { state: 'failed'; error: string }; stall: StallReport }> | null = null;
   let cleanupStartedAt = 0;
@@ -136,7 +163,7 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
     cleaning = true;
     cleanupStartedAt = performance.timeOrigin + performance.now();
     let result: LifecycleRunResult | { state: 'failed'; error: string } = { state: 'failed', error: 'not run' };
-    cleanupDone = stallDuring(engine, 'lifecycle pass (decay → compress → purge) under load', async (): Promise<Record<string, number>> => {
+    cleanupDone = probe('lifecycle pass (decay → compress → purge) under load', async (): Promise<Record<string, number>> => {
       // The jobs worker's call (lifecycle-job.ts), all phases of a window that has come, no VACUUM (scheduled runs).
       const res = await engine.call('lifecycle.run', { phases: ['decay', 'compress', 'purge'], vacuum: false });
       result = res.ok ? res.data : { state: 'failed', error: `${res.error.code}: ${res.error.message}` };
@@ -144,7 +171,7 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
       if (!res.ok || res.data.state !== 'done') return {};
       const sum = (k: 'scanned' | 'faded' | 'compressed' | 'deleted' | 'slices') => res.data.state === 'done' ? res.data.phases.reduce((n, p) => n + p[k], 0) : 0;
       return { scanned: sum('scanned'), faded: sum('faded'), compressed: sum('compressed'), deleted: sum('deleted'), slices: sum('slices') };
-    }, opts.timeline).then((stall) => ({ result, stall }));
+    }).then((stall) => ({ result, stall }));
   };
 
   for (let i = 0; i < opts.writes; i++) {
@@ -157,10 +184,7 @@ export async function lifecycleLoad(opts: LifecycleLoadOptions): Promise<Lifecyc
     await timed('episode.record', episode(i));
     if (i % 2 === 1) await timed('episode.query', { projectId: projects[i % 4 === 1 ? 0 : 1]!.id, sceneType: r.pick(SCENES), text: r.pick(texts) });
     if (i % 10 === 9) await timed('rules.list', i % 20 === 9 ? {} : { projectId: projects[0]!.id });
-    if ((i + 1) % 1_000 === 0) {
-      setState(`lifecycle load: ${i + 1} writes${cleaning ? ', cleaning' : ''}`);
-      console.log(`[bench] lifecycle load ${i + 1}/${opts.writes}${cleaning ? ' (clean-up running)' : ''}`);
-    }
+    if ((i + 1) % 1_000 === 0) progress(i + 1, opts.writes, cleaning);
   }
   endBaseline();
   const baselineStall = await (baseline as Promise<StallReport> | null);

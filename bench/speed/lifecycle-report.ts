@@ -2,7 +2,7 @@
 import type { MachineInfo } from '../lib/machine';
 import { round, summarize, type LatencySummary } from '../lib/stats';
 import { SLOW_TRANSACTION_MS, type IoCounts, type SlowTransaction } from '../../src/lib/engine/store/io-counters';
-import type { LifecycleLoadReport, LoadCall } from './lifecycle-load';
+import type { LifecycleLoadReport, LoadCall, LoadLayout } from './lifecycle-load';
 import type { StallReport } from './stall';
 import { entryWords } from '../../src/lib/engine/store/worker-timeline';
 
@@ -77,7 +77,8 @@ function worstWaits(load: LifecycleLoadReport): WorstWait[] {
 
 export interface LifecycleBenchResult {
   machine: MachineInfo & { chromium: string };
-  config: { seed: number; writes: number; retrievals: number; old_episodes: number; cleanup_at_write: number };
+  /** load_layout: where the foreground load generator ran (lifecycle-load.ts LoadLayout); absent in older results (the page). */
+  config: { seed: number; writes: number; retrievals: number; old_episodes: number; cleanup_at_write: number; load_layout?: LoadLayout };
   calls: Record<LoadCall, LatencySummary>;
   during_cleanup: Record<LoadCall, LatencySummary>;
   errors: Record<string, number>;
@@ -118,7 +119,7 @@ export function lifecycleResult(load: LifecycleLoadReport, meta: { machine: Mach
   ];
   return {
     machine: meta.machine,
-    config: { seed: meta.seed, writes: load.writes, retrievals: load.retrievals, old_episodes: meta.oldEpisodes, cleanup_at_write: load.cleanupAtWrite },
+    config: { seed: meta.seed, writes: load.writes, retrievals: load.retrievals, old_episodes: meta.oldEpisodes, cleanup_at_write: load.cleanupAtWrite, ...(load.layout ? { load_layout: load.layout } : {}) },
     calls,
     during_cleanup: during,
     errors: load.errors,
@@ -132,6 +133,13 @@ export function lifecycleResult(load: LifecycleLoadReport, meta: { machine: Mach
   };
 }
 
+/** Which layout ran, in words: the stall figures of the two are not the same measurement. */
+export function layoutLine(layout: LoadLayout | undefined): string {
+  if (layout === 'load-worker') return 'Load layout: the foreground load generator in a load worker of its own, over its own port to the DB worker; the page ran only the stall probe.';
+  if (layout === 'page') return 'Load layout: the foreground load generator in the page beside the stall probe (--load-in-page): its main-thread work delays the probe\'s answers too.';
+  return 'Load layout: not recorded (an older result: the load generator ran in the page beside the stall probe).';
+}
+
 /** The section of bench/results/latest.md. */
 export function lifecycleSection(res: LifecycleBenchResult): string[] {
   const row = (k: LoadCall) => {
@@ -141,6 +149,8 @@ export function lifecycleSection(res: LifecycleBenchResult): string[] {
   };
   const out = [
     `${res.config.writes.toLocaleString('en')} writes and ${res.config.retrievals.toLocaleString('en')} retrievals, the lifecycle pass started after write ${res.config.cleanup_at_write.toLocaleString('en')} over ${res.config.old_episodes.toLocaleString('en')} old episodes (100–500 days) plus the new ones · ${(res.elapsed_ms / 1000).toFixed(0)} s`,
+    '',
+    layoutLine(res.config.load_layout),
     '',
     '| call | n | p50 ms | p95 ms | 003 p95 goal | n while cleaning | p50 | p95 | max |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|',

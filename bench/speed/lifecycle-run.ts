@@ -1,20 +1,24 @@
 /**
  * `npm run bench:speed -- --lifecycle`: seed 003 记忆读写指标达标 in headless Chromium with the lifecycle clean-up in
  * the middle (issue 19). The old history is written by the native engine (lifecycle-prefill.ts) and imported into a
- * fresh profile's OPFS pool; the page (page.ts → lifecycle-load.ts) then drives the app's own DB worker over
- * Comlink. Writes bench/results/speed-lifecycle.json (its own file: the main speed run keeps speed.json).
+ * fresh profile's OPFS pool; the load (lifecycle-load.ts) then drives the app's own DB worker over Comlink — from a
+ * load worker of its own (load-worker.ts), the page running only the stall probe, or with `loadInPage` from the page
+ * beside the probe (the layout before; `--load-in-page`, for an A/B of the two). Writes
+ * bench/results/speed-lifecycle.json (its own file: the main speed run keeps speed.json).
  */
 import { launchBenchChromium } from './chromium';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { machineInfo, machineLine } from '../lib/machine';
 import type { BenchApi } from './page';
+import type { LoadLayout } from './lifecycle-load';
 import { writeOldEpisodes } from './lifecycle-prefill';
 import { lifecycleResult, lifecycleSection } from './lifecycle-report';
 import { LIFECYCLE_PAGE_BUDGET, LIFECYCLE_SLICE_MS } from '../../src/lib/engine/lifecycle/service';
 
-export async function runLifecycleBench(opts: { dist: string; cache: string; port: number; seed: number; writes: number; oldEpisodes: number; out: string; log: (line: string) => void }): Promise<void> {
+export async function runLifecycleBench(opts: { dist: string; cache: string; port: number; seed: number; writes: number; oldEpisodes: number; loadInPage?: boolean; out: string; log: (line: string) => void }): Promise<void> {
   const t0 = performance.now();
+  const layout: LoadLayout = opts.loadInPage ? 'page' : 'load-worker';
   const { log } = opts;
   const prefillDir = join(opts.dist, 'prefill');
   mkdirSync(prefillDir, { recursive: true });
@@ -36,8 +40,9 @@ export async function runLifecycleBench(opts: { dist: string; cache: string; por
     type Bench = { engramBench: BenchApi };
     const boot = await page.evaluate(() => (window as unknown as Bench).engramBench.boot());
     if (boot.storage !== 'opfs') throw new Error(`the DB worker is not on OPFS (storage: ${boot.storage})`);
-    log(`  ${opts.writes.toLocaleString('en')} writes, ${Math.floor(opts.writes / 2).toLocaleString('en')} retrievals, the clean-up after write ${Math.floor(opts.writes / 2).toLocaleString('en')}`);
-    const load = await page.evaluate((a) => (window as unknown as Bench).engramBench.lifecycleLoad(a), { seed: opts.seed, writes: opts.writes });
+    log(`  ${opts.writes.toLocaleString('en')} writes, ${Math.floor(opts.writes / 2).toLocaleString('en')} retrievals, the clean-up after write ${Math.floor(opts.writes / 2).toLocaleString('en')}; the load ${layout === 'page' ? 'in the page beside the probe' : 'in a load worker of its own'}`);
+    const load = await page.evaluate((a) => (window as unknown as Bench).engramBench.lifecycleLoad(a), { seed: opts.seed, writes: opts.writes, layout });
+    if (load.layout !== layout) throw new Error(`the page ran the load in the ${load.layout ?? '(unnamed)'} layout, not the ${layout} one asked for`);
     const result = lifecycleResult(load, {
       machine: { ...machineInfo(), chromium: version },
       seed: opts.seed,
@@ -45,7 +50,10 @@ export async function runLifecycleBench(opts: { dist: string; cache: string; por
       elapsedMs: Math.round(performance.now() - t0),
       notes: [
         'a fresh Chromium profile (fresh OPFS); the old project (episodes recorded by the same engine on native SQLite with its clock set 500 → 100 days back) imported into the OPFS pool before the DB worker opened it',
-        'foreground: episode.record one at a time (two projects, 1–3 corpus candidates), an episode.query (project + scene type + corpus text) after every second write, a rules.list after every tenth; each a full round trip page → DB worker (Comlink) → engine → page, awaited one after another',
+        `foreground: episode.record one at a time (two projects, 1–3 corpus candidates), an episode.query (project + scene type + corpus text) after every second write, a rules.list after every tenth; each a full round trip ${layout === 'page' ? 'page → DB worker (Comlink) → engine → page' : 'load worker → DB worker (Comlink over the load worker\'s own MessagePort, handed over as the jobs worker\'s is) → engine → load worker'}, awaited one after another`,
+        layout === 'page'
+          ? 'layout: the load generator in the page beside the stall probe (--load-in-page): its main-thread work (corpus text, results) delays the probe\'s answers too'
+          : 'layout: the load generator in a load worker of its own (load-worker.ts); the page runs only the stall probe and the report, and lifecycle.run is sent from the load worker (as the jobs worker sends it in the app)',
         `clean-up: lifecycle.run {decay, compress, purge} — the call the jobs worker's lifecycle job makes — sent without waiting after half the writes, while the writes and retrievals go on; each phase runs in ~${LIFECYCLE_SLICE_MS} ms transactions of at most ~${LIFECYCLE_PAGE_BUDGET} pages appended to the WAL (store/slices.ts, LIFECYCLE_SLICE_MS, LIFECYCLE_PAGE_BUDGET; a phase's first slices take 1, 2, 4 … steps until one shows what a step writes; the WAL checkpointed between the slices every ~64 pages, store/checkpoint-slices.ts, listed with the slow transactions when ≥ 20 ms), ends by giving free pages back 32 a step (lifecycle/vacuum.ts), and reports its slices with the 5 slowest split into BEGIN / steps / COMMIT`,
         'the longest waits are lined up with the foreground calls and the slow slices they overlapped (the page\'s and the worker\'s clocks: performance.timeOrigin + now())',
         'stall: stall.ts\'s probe (session.list every 5 ms) while the clean-up runs; "while cleaning" = foreground calls that started or ended while it ran',

@@ -13,7 +13,8 @@ import { episodeReference, episodeWorkload, type EpisodeReport } from './episode
 import { timeTurns } from './turns';
 import { backgroundStalls } from './stall';
 import { vectorWorkload, type VectorsReport } from './vectors';
-import { lifecycleLoad, type LifecycleLoadReport } from './lifecycle-load';
+import { lifecycleLoad, progressText, type LifecycleLoadReport, type LifecycleLoadRun, type LoadLayout } from './lifecycle-load';
+import { lifecycleLoadInWorker } from './load-worker';
 
 export interface PrefillReport {
   bytes: number;
@@ -235,17 +236,35 @@ const api = {
     if (!engine) throw new Error('the DB worker has not started');
     return episodeReference({ engine, ...opts, setState });
   },
-  /** Seed 003 记忆读写指标达标 with the lifecycle clean-up in the middle (issue 19, lifecycle-load.ts). */
-  lifecycleLoad: (opts: { seed: number; writes: number; cleanupAt?: number; baselineWrites?: number; cleanup?: boolean }): Promise<LifecycleLoadReport> => {
-    if (!engine) throw new Error('the DB worker has not started');
+  /**
+   * Seed 003 记忆读写指标达标 with the lifecycle clean-up in the middle (issue 19, lifecycle-load.ts). `layout`: the
+   * load generator in a load worker of its own over its own port to the DB worker, this page running only the stall
+   * probe (load-worker.ts, the default), or in this page beside the probe (`page`: the layout before).
+   */
+  lifecycleLoad: (opts: LifecycleLoadRun & { layout?: LoadLayout }): Promise<LifecycleLoadReport> => {
+    if (!engine || !remote) throw new Error('the DB worker has not started');
     const running = engine;
+    const db = remote;
+    const { layout = 'load-worker', ...run } = opts;
+    const timeline = async (from: number, to: number) => db.timeline(from, to);
+    const progress = (n: number, of: number, cleaning: boolean) => {
+      setState(progressText(n, of, cleaning));
+      console.log(`[bench] ${progressText(n, of, cleaning)}`);
+    };
     // The worker's timeline (off by default) on for the run: what each long wait sat behind (stall.ts's causes).
     return (async () => {
-      await remote?.recordTimeline(true);
+      await db.recordTimeline(true);
       try {
-        return await lifecycleLoad({ engine: running, ...opts, setState, timeline: async (from, to) => (await remote?.timeline(from, to)) ?? [] });
+        if (layout === 'page') return { ...(await lifecycleLoad({ engine: running, ...run, progress, timeline })), layout };
+        const worker = new Worker(new URL('./load.worker.ts', import.meta.url), { type: 'module', name: 'bench-load' });
+        try {
+          // Its port to the DB worker is handed over as the app hands the jobs worker its own (connection.svelte.ts).
+          return { ...(await lifecycleLoadInWorker({ worker, connectDb: (port) => db.connectJobs(port), engine: running, timeline, progress, run })), layout };
+        } finally {
+          worker.terminate();
+        }
       } finally {
-        await remote?.recordTimeline(false);
+        await db.recordTimeline(false);
       }
     })();
   },

@@ -5,8 +5,9 @@
  *
  * --merge: the sizes measured now join the other sizes already in the results file (merge.ts), e.g.
  * `--sizes 1000000 --merge` adds the million-turn row to an earlier 1k / 10k / 100k run.
- * npm run bench:speed -- --lifecycle [--lifecycle-writes 10000] [--lifecycle-old 5000] [--out <file.json>]
- *                        (seed 003 记忆读写指标达标 with the clean-up in the middle, alone: lifecycle-run.ts)
+ * npm run bench:speed -- --lifecycle [--lifecycle-writes 10000] [--lifecycle-old 5000] [--load-in-page] [--out <file.json>]
+ *                        (seed 003 记忆读写指标达标 with the clean-up in the middle, alone: lifecycle-run.ts; the load
+ *                        in a load worker of its own, or with --load-in-page in the page beside the stall probe)
  *
  * Speed and scale of the DB worker on OPFS in headless Chromium, through the UI's own Comlink API, beside
  * MiniSearch and Orama in the same page and the same engine on native SQLite. See bench/README.md.
@@ -63,6 +64,8 @@ const { values } = parseArgs({
     lifecycle: { type: 'boolean', default: false },
     'lifecycle-writes': { type: 'string', default: '10000' },
     'lifecycle-old': { type: 'string', default: '5000' },
+    /** The lifecycle load generator in the page beside the stall probe (the layout before load-worker.ts), for an A/B. */
+    'load-in-page': { type: 'boolean', default: false },
     /** Cold starts per size, each the app's DB worker then the bare floor (issue 16's cold ÷ bare is their medians). */
     'cold-starts': { type: 'string', default: '3' },
   },
@@ -109,6 +112,7 @@ async function lifecycleOnly(): Promise<void> {
       seed,
       writes: int('lifecycle-writes', values['lifecycle-writes']),
       oldEpisodes: int('lifecycle-old', values['lifecycle-old']),
+      loadInPage: values['load-in-page'] ?? false,
       out: resolve(values.out ?? join(REPO, 'bench/results/speed-lifecycle.json')),
       log,
     });
