@@ -231,6 +231,11 @@ const api = {
     if (!engine) throw new Error('the DB worker has not started');
     return episodeWorkload({ engine, ...opts, setState });
   },
+  /** One engine call's answer as the page gets it (episode-query-cdp.ts: the size of what episode.query carries). */
+  answer: (opts: { method: Method; input: unknown }): Promise<unknown> => must(opts.method, opts.input as never),
+  /** The worker's timeline (store/worker-timeline.ts) on or off, and what it kept (episode-query-cdp.ts). */
+  recordTimeline: async (on: boolean) => void (await remote?.recordTimeline(on)),
+  timeline: async (opts: { from: number; to: number }) => (await remote?.timeline(opts.from, opts.to)) ?? [],
   /** Issue 17's reference at scale, last in a run: memory.retrieve over as many memories as episodes (episodes.ts). */
   episodeReference: (opts: { seed: number; memories: number; queries: number; retrieveQueries: string[] }) => {
     if (!engine) throw new Error('the DB worker has not started');

@@ -57,6 +57,60 @@ describe('the wasm driver reads rows by column name', () => {
 });
 
 /**
+ * Issue 17: SQLite 3.54 prepares some statements again whenever a parameter is bound (their plan may depend on the
+ * value) — episode recall's ranking and scene lane among them, on every query. The driver turns the query planner
+ * stability guarantee on, so a cached statement keeps its plan; a schema change still re-prepares it (above).
+ */
+describe('the wasm driver keeps a cached statement prepared across bindings', () => {
+  // The shapes measured (store/episode-recall-query.ts): two equalities under ORDER BY … LIMIT, and an FTS5 MATCH
+  // joined to a row filter.
+  const SCENE = 'SELECT rid FROM e WHERE project_id = ? AND scene_type = ? ORDER BY rid DESC LIMIT ?';
+  const RANKED = 'SELECT e.rid FROM e_fts CROSS JOIN e ON e.rid = e_fts.rowid WHERE e_fts MATCH ? AND e.project_id = ? ORDER BY e_fts.rowid DESC LIMIT 5';
+  const schema =
+    "CREATE TABLE e (rid INTEGER PRIMARY KEY, project_id TEXT, scene_type TEXT); CREATE INDEX e_ps ON e(project_id, scene_type, rid); CREATE VIRTUAL TABLE e_fts USING fts5(body);" +
+    "INSERT INTO e VALUES (1, 'p', 'dialogue'), (2, 'q', 'action'), (3, 'p', 'action'); INSERT INTO e_fts (rowid, body) VALUES (1, 'harbour light'), (2, 'harbour rain'), (3, 'light rain');";
+
+  it('runs a statement SQLite would re-prepare on every binding without preparing it again', () => {
+    const db = new sqlite3.oo1.DB(':memory:');
+    const driver = createSqliteWasmDriver(db, { capi: sqlite3.capi, wasm: sqlite3.wasm });
+    driver.exec(schema);
+    const prepare = vi.spyOn(sqlite3.capi, 'sqlite3_prepare_v3');
+    const names = vi.spyOn(sqlite3.capi, 'sqlite3_column_name');
+    const runs = [
+      { project: 'p', scene: 'dialogue', word: 'light', scenes: [1], matches: [3, 1] },
+      { project: 'q', scene: 'action', word: 'rain', scenes: [2], matches: [2] },
+      { project: 'p', scene: 'action', word: 'rain', scenes: [3], matches: [3] },
+      { project: 'q', scene: 'dialogue', word: 'light', scenes: [], matches: [] },
+    ];
+    for (const r of runs) {
+      expect(driver.all<{ rid: number }>(SCENE, [r.project, r.scene, 10]).map((x) => x.rid)).toEqual(r.scenes);
+      expect(driver.all<{ rid: number }>(RANKED, [r.word, r.project]).map((x) => x.rid)).toEqual(r.matches);
+    }
+    // Each text prepared once (the driver's cache), its column names read once: a re-prepare inside a run would
+    // have made the driver read them again (it cannot know the columns stayed the same).
+    expect(prepare.mock.calls.length).toBe(2);
+    expect(names.mock.calls.length).toBe(2);
+    // The statements themselves: prepared again on a new binding without the guarantee, not with it.
+    const plain = new sqlite3.oo1.DB(':memory:');
+    plain.exec(schema);
+    for (const [conn, expected] of [[plain, 'again'], [db, 'kept']] as const) {
+      for (const sql of [SCENE, RANKED]) {
+        const stmt = conn.prepare(sql);
+        for (const v of ['p', 'q', 'p']) {
+          stmt.bind(sql === SCENE ? [v, 'action', 10] : ['rain', v]);
+          while (stmt.step());
+          stmt.reset(true);
+        }
+        expect([sql, sqlite3.capi.sqlite3_stmt_status(stmt.pointer as number, 5, 0) > 0 ? 'again' : 'kept']).toEqual([sql, expected]);
+        stmt.finalize();
+      }
+    }
+    plain.close();
+    driver.close();
+  });
+});
+
+/**
  * Given sqlite-wasm's module, rows are read through its exported C functions (wasm-columns.ts, issue 16 item 5: oo1's
  * wrapped column calls allocate an argument array and an allocation scope each, the DB worker's garbage collector
  * then stalling foreground calls during the reindex) — with the very values oo1 reads.

@@ -21,10 +21,30 @@ const CACHE_LIMIT = 256;
 export interface AutocommitProbe {
   sqlite3_get_autocommit(db: number): number;
   sqlite3_stmt_status?(stmt: number, op: number, resetFlag: number): number;
+  sqlite3_db_config?(db: number, op: number, onoff: number, pOut: number): number;
 }
 
 /** sqlite3.h: SQLITE_STMTSTATUS_REPREPARE. */
 const STMTSTATUS_REPREPARE = 5;
+/** sqlite3.h: SQLITE_DBCONFIG_ENABLE_QPSG. */
+export const DBCONFIG_ENABLE_QPSG = 1007;
+
+/**
+ * The query planner stability guarantee on, for the connection's life (issue 17). Without it SQLite lets some plans
+ * depend on the values bound to a statement, and marks such a statement to be prepared again whenever one of those
+ * parameters is bound — i.e. on every run, whatever the value. SQLite 3.54 does that for shapes the engine runs on
+ * every call: an FTS5 MATCH joined to a row filter (`MATCH ? … AND e.project_id = ?`, episode recall's ranking) and
+ * two equalities under ORDER BY … LIMIT (`project_id = ? AND scene_type = ? ORDER BY rid DESC LIMIT ?`, its scene
+ * lane) were prepared again on 19 of 20 runs, and each re-prepare also made the driver read the column names again.
+ * Profiled in Chromium at 10,000 episodes, that was episode.query's SQL being planned anew on every query.
+ *
+ * What the guarantee gives up here: the plans that look at bound values — none the engine relies on. Its LIKE
+ * patterns (messages, memories) are not on indexed columns, its partial indexes are on `IS NOT NULL` (implied by
+ * `= ?` whatever the value) or on constants no statement binds, and this build has no STAT4.
+ */
+function fixPlans(db: Database, capi: AutocommitProbe | undefined): void {
+  capi?.sqlite3_db_config?.(db.pointer as number, DBCONFIG_ENABLE_QPSG, 1, 0);
+}
 
 export interface WasmDriverOptions {
   /** Lets the transaction runner see a transaction SQLite left open (without it: assumed closed), and rows be read with their column names kept per statement. */
@@ -44,6 +64,7 @@ export interface WasmDriverOptions {
 export function createSqliteWasmDriver(db: Database, opts: WasmDriverOptions = {}): SqlDriver {
   const { capi, translateError } = opts;
   const readColumn = opts.wasm ? createColumnReader(opts.wasm) : null;
+  fixPlans(db, capi);
   /** Runs one driver operation; a failure leaves as the error that names its real cause. */
   const guard = <T>(op: () => T): T => {
     if (!translateError) return op();
