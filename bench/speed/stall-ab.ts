@@ -13,14 +13,14 @@
  */
 import type { Page } from '@playwright/test';
 import { launchBenchChromium } from './chromium';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openNative, writeMemoryBackup } from './native';
 import { serveStatic } from './serve';
 import type { BenchApi } from './page';
 import type { StallReport } from './stall';
+import { ensureStallInputs } from './stall-inputs';
 
 const { values } = parseArgs({
   options: {
@@ -43,7 +43,6 @@ const lanes = values.lanes!.split(';').map((l) => l.split(',').map(Number));
 const rounds = Number(values.rounds);
 const seed = Number(values.seed);
 const port = Number(values.port);
-const importFile = `import-${values['import-memories']}.json`;
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
@@ -54,16 +53,7 @@ async function call<K extends keyof BenchApi>(page: Page, name: K, arg?: Paramet
   >;
 }
 
-for (const turns of new Set(lanes.flat())) {
-  const file = join(root, `prefill-${turns}.sqlite3`);
-  if (existsSync(file)) continue;
-  log(`native prefill of ${turns.toLocaleString('en')} turns`);
-  const native = openNative({ path: join(root, `native-${turns}.sqlite3`), seed, total: turns });
-  await native.fillTo(turns);
-  native.snapshot(file);
-  rmSync(join(root, `native-${turns}.sqlite3`), { force: true });
-}
-if (!existsSync(join(root, importFile))) await writeMemoryBackup(join(root, importFile), { seed, count: Number(values['import-memories']) });
+const importFile = await ensureStallInputs(root, lanes.flat(), { seed, importMemories: Number(values['import-memories']), log });
 
 interface Row {
   variant: string;
