@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestEngine, expectOk } from '../testing';
 import type { SqlDriver } from './driver';
 import { runInSlices } from './slices';
-import { noteTimeline, recordTimeline, TIMELINE_KEPT, timelineBetween, waitBreakdown, waitCause, type TimelineEntry } from './worker-timeline';
+import { neitherSpans, noteTimeline, recordTimeline, TIMELINE_KEPT, timelineBetween, waitBreakdown, waitCause, type TimelineEntry } from './worker-timeline';
 
 const call = (at: number, ms: number, method: string): TimelineEntry => ({ kind: 'call', at, ms, method });
 
@@ -35,6 +35,30 @@ describe('the stall probe’s wait breakdown (issue 16 item 5)', () => {
 
   it('is null when the probe’s own call is not in the timeline', () => {
     expect(waitBreakdown({ at: 1000, waitMs: 200 }, [{ kind: 'slice', at: 1000, ms: 150 }, call(900, 2, 'session.list')], 'session.list')).toBeNull();
+  });
+});
+
+describe('when the worker ran neither a call nor a job transaction before taking the probe up (stall-trace.ts)', () => {
+  it('gives the stretches no entry covers between the probe’s sending and its call, the job’s own call not covering them', () => {
+    const entries: TimelineEntry[] = [
+      call(500, 5_000, 'maintenance.reindex'), // the job's own call, running all along
+      { kind: 'slice', at: 990, ms: 30 }, // covers 1000–1020
+      { kind: 'checkpoint', at: 1005, ms: 5 }, // inside the slice: counted once
+      call(1050, 10, 'memory.create'),
+      call(1100, 2, 'session.list'), // the probe: taken up at 1100
+      { kind: 'slice', at: 1110, ms: 40 }, // after: not before the probe
+    ];
+    expect(neitherSpans({ at: 1000, waitMs: 120 }, entries, 'session.list')).toEqual([
+      { from: 1020, to: 1050 },
+      { from: 1060, to: 1100 },
+    ]);
+    // Their sum is waitCause's "worker ran nothing noted".
+    expect(waitCause({ at: 1000, waitMs: 120 }, entries, 'session.list')).toMatchObject({ cause: 'worker ran nothing noted (GC, thread not running, message in transit)', causeMs: 70 });
+  });
+
+  it('is the whole stretch up to the probe when nothing was noted, and null without the probe’s call', () => {
+    expect(neitherSpans({ at: 1000, waitMs: 90 }, [call(1080, 1, 'session.list')], 'session.list')).toEqual([{ from: 1000, to: 1080 }]);
+    expect(neitherSpans({ at: 1000, waitMs: 90 }, [{ kind: 'slice', at: 1000, ms: 50 }], 'session.list')).toBeNull();
   });
 });
 

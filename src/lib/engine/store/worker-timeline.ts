@@ -163,6 +163,30 @@ function callClass(e: TimelineEntry, inside: readonly TimelineEntry[]): string {
   return less('walPages') <= 0 ? `${e.method} read` : `${e.method} write`;
 }
 
+/** The stretches of [from, to] no entry covers (a slice inside a call, a checkpoint inside a slice, counted once). */
+function unnoted(from: number, to: number, entries: readonly TimelineEntry[]): { from: number; to: number }[] {
+  const out: { from: number; to: number }[] = [];
+  let reach = from;
+  for (const e of [...entries].sort((a, b) => a.at - b.at)) {
+    if (e.at > reach && reach < to) out.push({ from: reach, to: Math.min(e.at, to) });
+    reach = Math.max(reach, e.at + e.ms);
+  }
+  if (reach < to) out.push({ from: reach, to });
+  return out;
+}
+
+/**
+ * When, before the worker took a probe up, it ran neither a call nor a job transaction (waitBreakdown's and
+ * waitCause's "neither", as epoch-ms stretches): what stall-trace.ts lines up with a Chrome trace of the worker's
+ * thread. The job's own call (running all along) does not cover them. Null when the probe's own call is not in `entries`.
+ */
+export function neitherSpans(wait: { at: number; waitMs: number }, entries: readonly TimelineEntry[], probeMethod: string): { from: number; to: number }[] | null {
+  const end = wait.at + wait.waitMs;
+  const probe = entries.find((e) => e.kind === 'call' && e.method === probeMethod && e.at >= wait.at && e.at <= end);
+  if (!probe) return null;
+  return unnoted(wait.at, probe.at, entries.filter((e) => e !== probe && !(e.kind === 'call' && e.at < wait.at && e.at + e.ms > end)));
+}
+
 /**
  * Why a probe waited (sent at `at` epoch ms, answered `waitMs` later), from the worker's timeline: whichever ran
  * longest between the probe's sending and the worker taking it up — a call (classed by what it wrote), a keeper
@@ -192,17 +216,7 @@ export function waitCause(wait: { at: number; waitMs: number }, entries: readonl
     const ms = own(e);
     if (ms > topMs) [top, topMs] = [e, ms];
   }
-  const taken = probe.at - wait.at;
-  // The time the worker noted anything: the union of the entries (a slice inside a call, a checkpoint inside a slice, counted once).
-  let noted = 0;
-  let reach = wait.at;
-  for (const e of [...candidates].sort((a, b) => a.at - b.at)) {
-    const from = Math.max(e.at, reach);
-    const to = Math.min(e.at + e.ms, probe.at);
-    if (to > from) noted += to - from;
-    reach = Math.max(reach, Math.min(e.at + e.ms, probe.at));
-  }
-  const neither = Math.max(0, taken - noted);
+  const neither = unnoted(wait.at, probe.at, candidates).reduce((n, s) => n + s.to - s.from, 0);
   const reply = Math.max(0, end - probe.at - probe.ms);
   const r1 = (x: number) => Math.round(x * 10) / 10;
   const options: [string, number, TimelineEntry | null][] = [
