@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { validateExport } from '../../domain/backup';
 import type { ExportScope } from '../../domain/backup';
 import type { SqlDriver } from '../store/driver';
+import { recordTimeline, timelineBetween } from '../store/worker-timeline';
 import { expectOk } from '../testing';
 import { createExportService } from './export-service';
 import { fillEveryTable } from './test-fill';
@@ -147,5 +148,24 @@ describe('backup.exportBegin in bounded slices (issue 16)', () => {
     expect(file.tables.sessions.some((s) => s.id === lateSession)).toBe(false);
     expect(file.tables.messages.some((m) => m.content === 'late' || m.content === 'late too')).toBe(false);
     expect(file.tables.messages.length).toBe(started.tables.messages);
+  });
+});
+
+describe('backup.exportBegin’s slices on the worker’s timeline (stall-trace.ts)', () => {
+  afterEach(() => recordTimeline(false));
+
+  it('notes each slice while a benchmark records, so a stall probe sees them as the job’s and not as time the worker ran nothing', async () => {
+    const { t } = await filled(40);
+    let slices = 0;
+    // The real clock (the timeline's), a budget of 0: one step per slice.
+    const service = createExportService({ env: t.engine.env, files: t.files, beginSlices: { budgetMs: 0, pageRows: PAGE, onSlice: () => slices++ } });
+    recordTimeline(true);
+    const t0 = performance.timeOrigin + performance.now();
+    const { exportId } = await service.begin({ kind: 'all' });
+    const noted = timelineBetween(t0, performance.timeOrigin + performance.now()).filter((e) => e.kind === 'slice');
+    expect(slices).toBeGreaterThan(3);
+    expect(noted).toHaveLength(slices);
+    expect(noted.every((e) => e.at >= t0 && e.ms >= 0)).toBe(true);
+    service.cancel(exportId);
   });
 });

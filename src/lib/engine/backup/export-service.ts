@@ -20,6 +20,7 @@ import { toFileRow } from './row-codec';
 import type { ScopeSelection } from './scope-selection';
 import { rowidCaps, selectScopeInSteps, sizeScope, type ScopeSteps } from './scope-slices';
 import { SLICE_BUDGET_MS, yieldToQueue } from '../store/slices';
+import { noteTimeline, timelineRecording } from '../store/worker-timeline';
 
 /**
  * Streaming export: `begin` captures the scope's rows and answers with counts; each `chunk` returns the
@@ -119,6 +120,9 @@ export function createExportService(deps: {
         more = steps.step();
         check();
       } while (more && now() - t0 < budget);
+      // On the worker's timeline as a job slice (a benchmark's stall probe otherwise saw it as time the worker ran
+      // neither a call nor a slice: stall-trace.ts). An injected clock (tests) is not the timeline's.
+      if (!deps.beginSlices?.now && timelineRecording()) noteTimeline('slice', t0, now() - t0);
       deps.beginSlices?.onSlice?.({ phase, examined: steps.examined - before });
       if (more) await yieldToQueue();
       if (generation !== epoch)
