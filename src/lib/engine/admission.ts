@@ -19,8 +19,12 @@ export interface Admission {
   readonly waiting: number;
 }
 
-/** A macrotask turn (MessageChannel: no 4 ms timer clamp), in the order asked. */
-function macrotaskTurns(): () => Promise<void> {
+/**
+ * A macrotask turn (MessageChannel: no 4 ms timer clamp), in the order asked. A posted message queues behind the
+ * messages (calls) that reached the worker before it, so a turn also lets the calls already waiting go first
+ * (store/wal-keeper.ts's checkpoint task relies on that).
+ */
+export function macrotaskTurns(): () => Promise<void> {
   const waiters: (() => void)[] = [];
   let channel: MessageChannel | null = null;
   return () =>

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBetterSqlite3Driver } from './better-sqlite3-driver';
 import { PERSISTENT_JOURNAL_PRAGMAS, WAL_KEEPER_BACKSTOP_FRAMES, WAL_KEEPER_PRAGMAS } from './open-wasm';
-import { keepWalSmall, WAL_MUST_FRAMES, WAL_SOON_FRAMES, type WalKeeper } from './wal-keeper';
+import { keepWalSmall, WAL_HARD_FRAMES, WAL_MUST_FRAMES, WAL_SOON_FRAMES, WAL_STARVED_WRITES, type WalKeeper } from './wal-keeper';
 import { recordTimeline, timelineBetween } from './worker-timeline';
 
 /**
@@ -77,6 +77,13 @@ function write(k: WalKeeper, n: number, between: () => void = () => undefined): 
   return { mostFrames, dbGrewInCommit };
 }
 
+/** One transaction of `rows` 4 KiB rows (~`rows` pages: what an FTS5 automerge writes into a one-row COMMIT). */
+function bigCommit(k: WalKeeper, rows: number): void {
+  k.driver.transaction(() => {
+    for (let i = 0; i < rows; i++) k.driver.run('INSERT INTO t (v) VALUES (?)', [new Uint8Array(4096).fill(i % 251)]);
+  });
+}
+
 function rowsAfterReopen(file = path): number {
   const again = new Database(file);
   try {
@@ -117,25 +124,72 @@ describe('the WAL keeper (issue 19: checkpoints between calls, none inside a COM
     expect(rowsAfterReopen()).toBe(1_000);
   });
 
-  it('one large COMMIT past the must mark answers first: its checkpoint gets a task, and at once only if that task has no turn', () => {
+  it('one large COMMIT past the must mark answers first: its checkpoint gets a task, and at once only once that task is starved', () => {
     const tasks: (() => void)[] = [];
     const k = keeper(tasks);
     const before = statSync(path).size;
     // ~200 pages in one transaction (what an FTS5 automerge writes into a one-row COMMIT), from a WAL near empty.
-    k.driver.transaction(() => {
-      for (let i = 0; i < 200; i++) k.driver.run('INSERT INTO t (v) VALUES (?)', [new Uint8Array(4096).fill(i % 251)]);
-    });
+    bigCommit(k, 200);
     expect(walFile().frames).toBeGreaterThanOrEqual(WAL_MUST_FRAMES);
     expect(k.checkpoints()).toEqual([]);
     expect(statSync(path).size).toBe(before);
     expect(tasks.length).toBe(1);
-    // The task had no turn and another call wrote: now the keeper checkpoints at once.
+    // The task has no turn and other calls write: the calls that can be queued ahead of it answer first, then the
+    // keeper counts it starved and checkpoints at once.
+    for (let i = 1; i < WAL_STARVED_WRITES; i++) k.driver.run('INSERT INTO t (v) VALUES (?)', [new Uint8Array(10)]);
+    expect(k.checkpoints()).toEqual([]);
     k.driver.run('INSERT INTO t (v) VALUES (?)', [new Uint8Array(10)]);
     expect(k.checkpoints().map((c) => c.when)).toEqual(['must']);
     tasks.splice(0).forEach((t) => t());
     expect(k.checkpoints().map((c) => c.when)).toEqual(['must']);
     db.close();
-    expect(rowsAfterReopen()).toBe(201);
+    expect(rowsAfterReopen()).toBe(200 + WAL_STARVED_WRITES);
+  });
+
+  it('a large COMMIT that lands on a WAL whose task was just asked for answers before any checkpoint; the task then copies it all', () => {
+    // The lifecycle benchmark's worst wait (issue 19): a clean-up slice took the WAL past the soon mark and asked for
+    // the task; the episode.record already queued ahead of that task committed an automerge (220 pages) on top, and
+    // the keeper checkpointed ~295 frames at once inside that call — its answer and the probe behind it waited for both.
+    const tasks: (() => void)[] = [];
+    const k = keeper(tasks);
+    // Small writes until one asks for the task (the clean-up slice that took the WAL past the soon mark).
+    let rows = 0;
+    while (tasks.length === 0) {
+      write(k, 1);
+      rows++;
+    }
+    const soonWal = walFile().frames;
+    expect(soonWal).toBeGreaterThanOrEqual(WAL_SOON_FRAMES);
+    const before = statSync(path).size;
+    bigCommit(k, 200);
+    // The call answers with nothing checkpointed: the main file untouched, the WAL past the must mark, under the hard one.
+    const big = walFile().frames;
+    expect(big).toBeGreaterThanOrEqual(WAL_MUST_FRAMES);
+    expect(big).toBeLessThan(WAL_HARD_FRAMES);
+    expect(k.checkpoints()).toEqual([]);
+    expect(statSync(path).size).toBe(before);
+    // A probe's read queued behind it answers with nothing checkpointed either.
+    expect(k.driver.get<{ n: number }>('SELECT count(*) AS n FROM t')?.n).toBe(rows + 200);
+    expect(k.checkpoints()).toEqual([]);
+    // Its turn comes: it copies the whole WAL.
+    tasks.splice(0).forEach((t) => t());
+    expect(k.checkpoints()).toEqual([{ when: 'soon', log: big, checkpointed: big }]);
+    expect(statSync(path).size).toBeGreaterThan(before);
+    db.close();
+    expect(rowsAfterReopen()).toBe(rows + 200);
+  });
+
+  it('past the hard mark the keeper checkpoints at once, starved or not: the WAL stays under it plus the transactions on top', () => {
+    const tasks: (() => void)[] = [];
+    const k = keeper(tasks);
+    bigCommit(k, 250);
+    expect(tasks.length).toBe(1);
+    expect(k.checkpoints()).toEqual([]);
+    bigCommit(k, 250);
+    const most = walBytesFrames();
+    expect(most).toBeGreaterThanOrEqual(WAL_HARD_FRAMES);
+    expect(k.checkpoints().map((c) => c.when)).toEqual(['must']);
+    expect(most).toBeLessThan(WAL_HARD_FRAMES + 2 * 260);
   });
 
   it('notes each checkpoint on the worker timeline when a benchmark keeps it (a checkpoint is no transaction: nothing else shows it)', () => {

@@ -1,6 +1,7 @@
 import type { SqlDriver, SqlParams } from './driver';
 import { countedCheckpoint, ioSince, ioSnapshot } from './io-counters';
 import { noteTimeline, timelineRecording } from './worker-timeline';
+import { macrotaskTurns } from '../admission';
 
 /**
  * The WAL checkpointed between calls, in a task of its own (issue 19). With `PRAGMA wal_autocheckpoint = N` SQLite
@@ -10,13 +11,23 @@ import { noteTimeline, timelineRecording } from './worker-timeline';
  *
  *   - after every statement or transaction at the top level, it reads how many frames the WAL holds (`framesNow`:
  *     io-counters.ts's walFramesNow in the browser — the frame number of the last page written into the WAL);
- *   - at `soonFrames` or more it schedules one `PRAGMA wal_checkpoint(PASSIVE)` in a task of its own (`schedule`:
- *     setTimeout 0), so the call that wrote has its answer first and the checkpoint copies only a slice's worth;
- *   - at `mustFrames` or more while that task is still waiting for its turn (calls back to back) it checkpoints at
- *     once, after the COMMIT, before the call answers — what the autocheckpoint did, so the WAL stays bounded
- *     whatever the tasks do. A WAL taken past `mustFrames` by one COMMIT, with no task waiting, gets a task first.
+ *   - at `soonFrames` or more it asks for one `PRAGMA wal_checkpoint(PASSIVE)` in a task of its own (`schedule`: a
+ *     MessageChannel turn, admission.ts). A posted message queues behind the calls that reached the worker before it
+ *     (measured in Chromium: a turn asked for while two calls waited ran after both; a setTimeout 0 asked for from
+ *     inside nested timers — a clean-up slice — was clamped to 4 ms and ran after later arrivals too), so the call
+ *     that wrote and the calls already queued answer first, and the checkpoint copies only a slice's worth;
+ *   - while that task waits for its turn, the calls queued ahead of it keep writing. It checkpoints at once, after
+ *     the COMMIT and before the call answers — what the autocheckpoint did — only when the task is starved: the WAL
+ *     holds `mustFrames` or more and `starvedWrites` writes have gone by since the task was asked for (more than the
+ *     worker's callers have in flight: a tab, the jobs worker's clean-up, the probe), or it holds `hardFrames`.
+ *     Before (a1d5cdc), any write that took the WAL past `mustFrames` with the task still waiting checkpointed at
+ *     once: the lifecycle benchmark's worst wait was an episode.record whose FTS5 automerge COMMIT (220 pages) landed
+ *     on 75 frames just after the task was asked for, behind it in the queue — 29 ms of COMMIT + 19 ms of checkpoint
+ *     at 295 frames in one go, the probe queued behind both.
  *
- * The WAL then never holds more than `mustFrames` + two transactions' frames. A checkpoint only copies committed
+ * The WAL then never holds more than `hardFrames` + two transactions' frames (the second is the one that finds it
+ * past the mark with the task waiting; the first may have taken it there alone and gets a task), and past `mustFrames`
+ * it takes at most `starvedWrites` more writes. A checkpoint only copies committed
  * pages from the WAL into the database file; a COMMIT is durable at synchronous=FULL with or without it, and a WAL
  * left behind by a crash is replayed at the next open. SQLite starts the WAL again from its beginning at the first
  * write after a checkpoint that copied all of it, so until then the frame count read is the old one: the keeper
@@ -32,6 +43,9 @@ export interface WalKeeperOptions {
   pagesWritten: () => number | null;
   soonFrames?: number;
   mustFrames?: number;
+  /** Writes gone by with the task still waiting after which `mustFrames` means at once. */
+  starvedWrites?: number;
+  hardFrames?: number;
   schedule?: (run: () => void) => void;
   now?: () => number;
 }
@@ -46,8 +60,18 @@ export interface WalKeeper {
 
 /** Frames after which a checkpoint is scheduled in a task of its own: a slice's worth (checkpoint-slices.ts's 64 pages). */
 export const WAL_SOON_FRAMES = 64;
-/** Frames after which it runs at once: under the 200 the autocheckpoint had, so nothing waits longer than it did. */
+/** Frames after which it runs at once when its task is starved: under the 200 the autocheckpoint had. */
 export const WAL_MUST_FRAMES = 160;
+/**
+ * Writes after which a waiting task counts as starved: the calls that can be queued ahead of it write one
+ * transaction each (the tab's, the jobs worker's clean-up slice, another tab's), plus the rest of the asking call.
+ */
+export const WAL_STARVED_WRITES = 4;
+/**
+ * Frames after which it runs at once whatever the writes: a soon-sized WAL (≤ ~130) plus the largest one-row COMMIT
+ * seen (an FTS5 automerge, ≤ 340 pages) still gets its task; with two such on top it stays near the 1,000 backstop.
+ */
+export const WAL_HARD_FRAMES = 400;
 
 /** How many of the answers kept: enough for a test or a report, never a growing list. */
 const KEPT = 200;
@@ -55,11 +79,16 @@ const KEPT = 200;
 export function keepWalSmall(driver: SqlDriver, opts: WalKeeperOptions): WalKeeper {
   const soonFrames = opts.soonFrames ?? WAL_SOON_FRAMES;
   const mustFrames = opts.mustFrames ?? WAL_MUST_FRAMES;
-  const schedule = opts.schedule ?? ((run: () => void) => void setTimeout(run, 0));
+  const starvedWrites = opts.starvedWrites ?? WAL_STARVED_WRITES;
+  const hardFrames = opts.hardFrames ?? WAL_HARD_FRAMES;
+  const schedule = opts.schedule ?? defaultSchedule();
   const done: { when: 'soon' | 'must'; log: number; checkpointed: number }[] = [];
   const active = opts.framesNow() !== null && opts.pagesWritten() !== null;
   let depth = 0;
   let queued = false;
+  /** Top-level statements that wrote WAL pages since the task was asked for (while it waits). */
+  let passedOver = 0;
+  let lastPages = opts.pagesWritten();
   /** walPageWrites when the last checkpoint copied the whole WAL: no page since means the WAL starts again. */
   let emptiedAt: number | null = null;
 
@@ -97,11 +126,14 @@ export function keepWalSmall(driver: SqlDriver, opts: WalKeeperOptions): WalKeep
 
   const after = (): void => {
     if (depth > 0) return;
+    const pages = opts.pagesWritten();
+    if (queued && pages !== lastPages) passedOver++;
+    lastPages = pages;
     const n = frames();
-    // At once only when the task already asked for had no turn (calls back to back). A single large COMMIT (an FTS5
-    // automerge: 200–340 pages) that takes the WAL past the mark by itself gets its task like any other: its call
-    // answers first (the lifecycle benchmark's worst waits were such a COMMIT with a checkpoint of ~400 frames on top).
-    if (n >= mustFrames && queued) {
+    // At once only when the task asked for is starved. A COMMIT that takes the WAL past `mustFrames` while the task
+    // waits behind it in the queue (asked for a moment before, by the call or slice that ran just before) answers
+    // first; so does a single large one with no task waiting yet (an FTS5 automerge: 200–340 pages).
+    if (queued && n >= mustFrames && (passedOver >= starvedWrites || n >= hardFrames)) {
       try {
         checkpoint('must');
       } catch {
@@ -109,6 +141,7 @@ export function keepWalSmall(driver: SqlDriver, opts: WalKeeperOptions): WalKeep
       }
     } else if (n >= soonFrames && !queued) {
       queued = true;
+      passedOver = 0;
       schedule(soon);
     }
   };
@@ -144,4 +177,10 @@ export function keepWalSmall(driver: SqlDriver, opts: WalKeeperOptions): WalKeep
     close: () => driver.close(),
   };
   return { driver: wrapped, active, checkpoints: () => done };
+}
+
+/** The task's turn: a MessageChannel message, behind the calls already queued at the worker (see above). */
+function defaultSchedule(): (run: () => void) => void {
+  const turn = macrotaskTurns();
+  return (run) => void turn().then(run);
 }
