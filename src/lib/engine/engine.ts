@@ -11,6 +11,7 @@ import { contract, isMethod, type Input, type Method, type Output } from './prot
 import type { Migration } from './store/migrate';
 import { migrate } from './store/migrate';
 import { classifySqliteError } from './store/sqlite-errors';
+import { resumableTransaction } from './store/driver';
 import { ensureSegmenterVersion } from './store/fts-reindex';
 import { restoreAutomergeAtOpen } from './store/fts-merge';
 import { createSessionChangeLog, type SessionChangeSet } from './store/session-changes';
@@ -110,7 +111,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
       let data: unknown;
       if (spec.write && spec.twoStep) {
         const steps = handler(parsed.data) as TwoStep<unknown, unknown>;
-        const written = runWrite(method, req, () => steps.write());
+        const written = runWrite(method, req, () => steps.write(), steps.syncInThen === true);
         announce(method);
         data = await steps.then(written ?? null);
         if (steps.announceAfter) announce(method);
@@ -141,9 +142,11 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
    * re-sent after a leader hand-over gets the first answer back; after that the op id alone keeps it from
    * applying twice (an outbox drain only needs to know it was applied) and the answer is null.
    */
-  function runWrite(method: Method, req: EngineRequest, run: () => unknown): unknown {
+  function runWrite(method: Method, req: EngineRequest, run: () => unknown, syncLater = false): unknown {
     const { opId } = req;
-    return ids.during(opId, () => env.driver.transaction(() => {
+    // syncLater: a two-step write whose `then` syncs before it answers (TwoStep.syncInThen).
+    const transaction = syncLater ? <T>(fn: () => T): T => resumableTransaction(env.driver, fn) : <T>(fn: () => T): T => env.driver.transaction(fn);
+    return ids.during(opId, () => transaction(() => {
       if (opId && env.driver.get('SELECT 1 FROM applied_ops WHERE op_id = ?', [opId])) {
         const prior = env.driver.get<{ result: string }>('SELECT result FROM op_results WHERE op_id = ?', [opId]);
         return prior ? JSON.parse(prior.result) : null;

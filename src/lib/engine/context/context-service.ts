@@ -24,6 +24,7 @@ import {
   type RuleField,
 } from '../../domain/context';
 import { EngineError } from '../../domain/errors';
+import type { Settings } from '../../domain/settings';
 import { createTokenCounter, loadTokenizer } from '../../domain/text/tokens';
 import { historyItems, memoryItems, recallItems, sessionSummaryItems, taskItems, turnItems, windowTurns, workingMemoryItems } from './dynamic-sources';
 import { DEFAULT_RULES, preferenceItems, profileItems, rulesItems, settingsItems } from './static-sources';
@@ -50,6 +51,8 @@ export interface BuildInput {
   requestId?: string;
   /** The message is an instruction the user typed, not the skill's default (an intent for working memory). */
   typed?: boolean;
+  /** The settings as the caller read them for this turn (turn.prepare), so the build does not read them again; absent: read here. */
+  settings?: Settings;
 }
 
 const QUERY_CHARS = 4000;
@@ -109,7 +112,7 @@ export function createContextService(deps: ContextDeps) {
     const { skill, session, document, projectId } = resolveScope(input);
     const rules = skill.rules;
     const wants = (field: RuleField) => !rules || isRequested(rules, field);
-    const cfg = deps.settings.get();
+    const cfg = input.settings ?? deps.settings.get();
     const counter = createTokenCounter({ ratio: input.tokenRatio });
     // One language for every word the engine adds (issue 15): the message's, else the selection's, else the UI's.
     const lang = promptLanguage([input.message, input.selection?.text, input.selection?.before], input.locale);
@@ -133,7 +136,7 @@ export function createContextService(deps: ContextDeps) {
     // L4's summary source then fails on its own and is marked, never the build.
     if (session && wants('summaries')) {
       try {
-        deps.rolling.roll(session.id);
+        deps.rolling.roll(session.id, cfg);
         deps.compaction.maybeCompact(session.id);
       } catch (err) {
         if (!isUnreadable(err)) throw err;

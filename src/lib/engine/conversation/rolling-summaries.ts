@@ -1,6 +1,7 @@
 import { dueSummaryBlocks, summarizeTurns } from '../../domain/conversation/summarize';
 import { EngineError } from '../../domain/errors';
 import type { Summary } from '../../domain/conversation/types';
+import type { Settings } from '../../domain/settings';
 import type { EngineEnv } from '../env';
 import type { MessageRepo } from '../store/message-repo';
 import type { SettingsRepo } from '../store/settings-repo';
@@ -31,18 +32,21 @@ export function createRollingSummaries(deps: { env: Pick<EngineEnv, 'driver'>; m
     return deps.summaries.upsert({ sessionId, kind, startTurn, endTurn, ...summarizeTurns(turns), method: 'extractive' });
   }
 
-  /** Every block of this conversation that is due, in one transaction; returns the new summaries' ids. */
-  function roll(sessionId: string): number[] {
-    return driver.transaction(() => rollIn(sessionId));
+  /**
+   * Every block of this conversation that is due, in one transaction; returns the new summaries' ids. `settings`:
+   * as the caller already read them (a turn reads them once); absent: read here.
+   */
+  function roll(sessionId: string, settings?: Settings): number[] {
+    return driver.transaction(() => rollIn(sessionId, settings));
   }
 
-  function rollIn(sessionId: string): number[] {
+  function rollIn(sessionId: string, settings?: Settings): number[] {
     const state = driver.get<{ turnCount: number; firstTurn: number | null }>(
       'SELECT turn_count AS turnCount, (SELECT MIN(turn_no) FROM messages WHERE session_id = ?) AS firstTurn FROM sessions WHERE id = ?',
       [sessionId, sessionId],
     );
     if (!state || state.firstTurn === null) return [];
-    const cfg = deps.settings.get();
+    const cfg = settings ?? deps.settings.get();
     const due = dueSummaryBlocks({
       turnCount: state.turnCount,
       summarizedUpTo: deps.summaries.summarizedUpTo(sessionId),
@@ -126,7 +130,7 @@ export function createRollingSummaries(deps: { env: Pick<EngineEnv, 'driver'>; m
       if (sessionId && !driver.get('SELECT 1 FROM sessions WHERE id = ?', [sessionId]))
         throw new EngineError('NOT_FOUND', 'No conversation with that `sessionId`.', { field: 'sessionId' });
       const ids = sessionId ? [sessionId] : dueSessions(SESSIONS_PER_PASS);
-      return { created: ids.flatMap(roll), sessions: ids.length };
+      return { created: ids.flatMap((id) => roll(id)), sessions: ids.length };
     },
   };
 }

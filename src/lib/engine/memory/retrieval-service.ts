@@ -157,9 +157,9 @@ export function createRetrievalService(deps: {
 
   return {
     async retrieve(input: RetrieveInput): Promise<RetrievalResult> {
-      const cfg = deps.settings.get();
       const retrieval = config();
-      const topN = input.topN ?? (input.purpose === 'context' ? cfg['memory.rag_top_n'] : cfg.MEMORY_RETRIEVAL_LIMIT);
+      // Read only when the caller did not say (the context passes memory.rag_top_n as it read it for the turn).
+      const topN = input.topN ?? (input.purpose === 'context' ? deps.settings.get()['memory.rag_top_n'] : deps.settings.get().MEMORY_RETRIEVAL_LIMIT);
       const keywords = extractKeywords(input.query, { max: retrieval.memoryKeywords });
       const topic = (input.sessionId ? deps.workingMemory.peek(input.sessionId)?.currentTopic : null) ?? null;
       const topicKeywords = topic ? extractKeywords(topic, { max: retrieval.topicKeywords }) : [];

@@ -60,6 +60,13 @@ export interface TwoStep<W, O> {
   then(written: W | null): Promise<O>;
   /** `then` writes too (in transactions of its own): announce a change again when it is done. */
   announceAfter?: boolean;
+  /**
+   * `write()` commits without syncing the WAL (synchronous=NORMAL, store/driver.ts `resumableTransaction`), and
+   * `then` makes it durable before it answers — its own COMMIT at FULL syncs the WAL and every frame before it, or
+   * `syncCommitted` does (issue 16 item 2: a turn paid two flushes, one for the message and one for its run). Until
+   * then only a power cut or an OS crash could lose the write, and nobody has been answered yet.
+   */
+  syncInThen?: boolean;
 }
 
 /** An object of entries where a thunk stands for the value it returns (see `lazyEntries`). */

@@ -107,7 +107,9 @@ export function createTransactionRunner(exec: (sql: string) => void, inTransacti
  * the WAL and with it every frame before it — see `syncCommitted`.
  *
  * The level is lowered just before BEGIN and set back right after COMMIT (or ROLLBACK) in the same synchronous run:
- * no other call can run in between, so no person's write ever commits at NORMAL. If setting it back fails because
+ * no other call can run in between, so no other write commits at NORMAL. One person's write does, and is synced
+ * before anyone is answered: turn.prepare's message (TwoStep.syncInThen), whose run commits at FULL right after its
+ * context build, or syncCommitted when no run is stored (issue 16 item 2). If setting it back fails because
  * a transaction is still open (a ROLLBACK that failed), that transaction is rolled back and the level set again;
  * failing that, the error is thrown rather than the connection left at NORMAL. A connection already at NORMAL or
  * OFF (tests, a host that chose it) is left as it is.

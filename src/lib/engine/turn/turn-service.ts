@@ -3,8 +3,10 @@
  * (session.create, message.append, context.build, settings.get, …) and after it 2 more (message.append,
  * run.complete) — now:
  *
- *   turn.prepare ─ write: (new conversation) + the user's message (or, on a retry, its old replies removed)
- *                └ then:  context.build for it ─▶ the request to send (or why there is none, as data)
+ *   turn.prepare ─ write: (new conversation) + the user's message (or, on a retry, its old replies removed),
+ *                │        committed without a flush (synchronous=NORMAL)
+ *                └ then:  context.build for it ─▶ the request to send (or why there is none, as data); the run's
+ *                         COMMIT at FULL flushes the WAL, the message's frames with it, before the answer
  *   … the UI streams the reply (engine/client/generation-run.ts) …
  *   turn.finish  ─ write: the reply (if any text) + run.complete + the after-reply work queued, one transaction
  *
@@ -21,6 +23,7 @@ import type { TwoStep } from '../protocol/define';
 import type { MessageRepo } from '../store/message-repo';
 import type { SessionRepo } from '../store/session-repo';
 import type { SettingsRepo } from '../store/settings-repo';
+import { syncCommitted } from '../store/driver';
 import type { RunRepo } from '../store/run-repo';
 import type { AfterReplyQueue } from './after-reply-queue';
 import type { FinishedTurn, PreparedTurn } from './types';
@@ -94,30 +97,54 @@ export function createTurnService(deps: {
     prepare(input: PrepareInput): TwoStep<Written, PreparedTurn> {
       return {
         write: () => writeUserTurn(input),
+        // One flush a turn, not two: the message commits without syncing the WAL, and the run's COMMIT (at FULL)
+        // syncs both before the turn is answered — or, with no run stored, syncCommitted does (below).
+        syncInThen: true,
         async then(written) {
           if (!written)
             throw new EngineError('CONFLICT', 'This turn (its op id) was prepared before and its answer is gone; send the message again.', { field: 'opId' });
-          const agenticSearch = deps.settings.get()['memory.enable_agentic_search'];
-          let context: PreparedTurn['context'];
+          let synced = false;
           try {
-            const run = await deps.context.build({
-              kind: 'chat',
-              sessionId: written.session.id,
-              message: written.message.content,
-              excludeMessageId: written.message.id,
-              locale: input.locale,
-              ...(input.requestId ? { requestId: input.requestId } : {}),
-              ...(input.tokenRatio !== undefined ? { tokenRatio: input.tokenRatio } : {}),
-              ...(input.budgets ? { budgets: input.budgets } : {}),
-            });
-            context = { ok: true, run };
-          } catch (err) {
-            // The message is stored whatever happens to the build: a stopped or failed build is part of the answer.
-            if (!(err instanceof EngineError)) throw err;
-            const error: IpcError = err.details ? { code: err.code, message: err.message, details: err.details } : { code: err.code, message: err.message };
-            context = { ok: false, error };
+            // Read once for the whole turn (the build, its rolling summaries and memory retrieval used to read them again).
+            const settings = deps.settings.get();
+            let context: PreparedTurn['context'];
+            try {
+              const run = await deps.context.build({
+                kind: 'chat',
+                sessionId: written.session.id,
+                message: written.message.content,
+                excludeMessageId: written.message.id,
+                locale: input.locale,
+                settings,
+                ...(input.requestId ? { requestId: input.requestId } : {}),
+                ...(input.tokenRatio !== undefined ? { tokenRatio: input.tokenRatio } : {}),
+                ...(input.budgets ? { budgets: input.budgets } : {}),
+              });
+              // The run's transaction committed at the connection's level (FULL), so the message's frames are synced too.
+              synced = true;
+              context = { ok: true, run };
+            } catch (err) {
+              // The message is stored whatever happens to the build: a stopped or failed build is part of the answer.
+              if (!(err instanceof EngineError)) throw err;
+              const error: IpcError = err.details ? { code: err.code, message: err.message, details: err.details } : { code: err.code, message: err.message };
+              context = { ok: false, error };
+            }
+            if (!synced) {
+              syncCommitted(env.driver);
+              synced = true;
+            }
+            return { ...written, context, agenticSearch: settings['memory.enable_agentic_search'] };
+          } finally {
+            // Thrown before the sync (an internal error, a failed COMMIT of the run): the message is made durable
+            // anyway; a failing sync here never replaces the first error.
+            if (!synced) {
+              try {
+                syncCommitted(env.driver);
+              } catch {
+                /* the first error says more; the message's frames are written, only not synced */
+              }
+            }
           }
-          return { ...written, context, agenticSearch };
         },
       };
     },
