@@ -1,3 +1,5 @@
+import { decodeUtf8 } from './utf8-heap';
+
 /**
  * A row's column values read straight from sqlite-wasm's exported C functions (issue 16 item 5: the reindex's
  * longest foreground waits were the DB worker's garbage collector — 319 of a 336 ms wait in a CPU profile at 10k
@@ -21,6 +23,13 @@ export interface RawWasm {
 }
 
 type ColumnFn<R> = (stmt: number, column: number) => R;
+
+/**
+ * Texts up to this many bytes are decoded in JS (utf8-heap.ts: ordinary V8 strings, not Blink's external ones whose
+ * clearing filled the reindex's longest GC pauses); longer ones by TextDecoder, which is faster per byte and makes
+ * few of them.
+ */
+export const JS_DECODE_MAX_BYTES = 1024;
 
 const SQLITE_INTEGER = 1;
 const SQLITE_FLOAT = 2;
@@ -67,7 +76,7 @@ export function createColumnReader(wasm: RawWasm): ColumnReader | null {
         // After sqlite3_column_text, as SQLite asks: the length of the text it returned.
         const end = at + bytes(stmt, column);
         const heap = wasm.heap8u();
-        return decoder.decode(shared(heap) ? heap.slice(at, end) : heap.subarray(at, end));
+        return decodeUtf8(heap, at, end, JS_DECODE_MAX_BYTES, (a, b) => decoder.decode(shared(heap) ? heap.slice(a, b) : heap.subarray(a, b)));
       }
       case SQLITE_BLOB: {
         const n = bytes(stmt, column);
