@@ -23,6 +23,10 @@ const CHUNK = 4096;
  */
 export function decodeUtf8(bytes: Uint8Array, from: number, to: number, max: number, fallback: (from: number, to: number) => string): string {
   if (to - from > max) return fallback(from, to);
+  // All ASCII (most ids, keys and English text): one call over the bytes themselves, no code unit array.
+  let ascii = from;
+  while (ascii < to && bytes[ascii]! < 0x80) ascii++;
+  if (ascii === to) return to - from <= CHUNK ? String.fromCharCode.apply(null, bytes.subarray(from, to) as unknown as number[]) : fallback(from, to);
   let out = '';
   const units: number[] = [];
   let i = from;
