@@ -100,7 +100,7 @@ export function renderLatest(): string {
     'medians, percentiles and ratios from one run on the machine named under each section; see bench/README.md for',
     'what each figure means and how to reproduce it. JSON: `recall-locomo.json`, `recall-longmemeval.json`,',
     '`recall-madial.json`, `ablation.json`, `backup-export.json`, `speed.json`, `speed-episodes.json`, `speed-vectors.json`,',
-    '`speed-lifecycle.json`, `wal-ab-100k.json`.',
+    '`speed-lifecycle.json`, `wal-ab-100k.json`, `stall-trace-10k.json`.',
     '',
     '## Retrieval quality (`npm run bench:recall`)',
     '',
