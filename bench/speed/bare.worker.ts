@@ -8,20 +8,21 @@ import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { DB_FILE } from '../../src/lib/engine/store/open-wasm';
 
 const POOL_NAME = 'engram-sahpool';
-const at = () => performance.timeOrigin + performance.now();
+// The same marks as the DB worker's (startup-marks.ts), also as `performance.mark`s for cold-ab.ts --trace.
+const at = (stage: string) => performance.timeOrigin + performance.mark(`engram:${stage}`).startTime;
 
-const started = at();
+const started = at('worker-start');
 (async () => {
   try {
     const sqlite3 = await sqlite3InitModule();
-    const wasm = at();
+    const wasm = at('wasm');
     const pool = await sqlite3.installOpfsSAHPoolVfs({ name: POOL_NAME, initialCapacity: 6 });
-    const poolAt = at();
+    const poolAt = at('pool');
     const db = new pool.OpfsSAHPoolDb(DB_FILE);
     db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL;');
-    const open = at();
+    const open = at('open');
     const rows = db.selectValues("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'parseconfig' ORDER BY rank LIMIT 5");
-    const query = at();
+    const query = at('first-call');
     db.close();
     pool.pauseVfs();
     self.postMessage({ ok: true, marks: { 'worker-start': started, wasm, pool: poolAt, open, 'first-call': query }, rows: rows.length });

@@ -1,7 +1,8 @@
 /**
  * Cold start A/B (issue 16 item 3): two harness builds served under one origin (so they open the same OPFS file),
  * alternating cold starts of A, B and the bare sqlite-wasm floor in one browser, several rounds; or, with --trace,
- * one CPU-sampled cold start of each build and of the bare floor: the worker's long tasks in order and its top costs.
+ * one CPU-sampled cold start of each build and of the bare floor: the worker's long tasks in order, its top costs, and
+ * what its thread ran between each two start-up marks (cold-timeline.ts).
  *
  *   npx vite build --config bench/speed/vite.config.ts --outDir /tmp/ab/a   (in a checkout of the base commit)
  *   npx vite build --config bench/speed/vite.config.ts --outDir /tmp/ab/b   (in this checkout)
@@ -22,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { serveStatic } from './serve';
 import { openNative } from './native';
 import type { BenchApi } from './page';
+import { startupMarksInTrace, startupTimeline, type TimelineEvent } from './cold-timeline';
 
 const { values } = parseArgs({
   options: {
@@ -195,7 +197,7 @@ async function main(): Promise<void> {
         // A warm-up load, so the traced one is as cold as the measured ones (HTTP, compile caches).
         await page.goto(url);
         await call(page, 'boot');
-        await browser!.startTracing(page, { categories: ['disabled-by-default-v8.cpu_profiler', 'v8', '__metadata'] });
+        await browser!.startTracing(page, { categories: ['disabled-by-default-v8.cpu_profiler', 'v8', 'blink.user_timing', '__metadata'] });
         await page.goto(url);
         const boot = await call(page, 'boot');
         const stages = await call(page, 'startupStages');
@@ -205,6 +207,9 @@ async function main(): Promise<void> {
         console.log(`== ${v}: first recall ${boot.firstRecallMs.toFixed(0)} ms; stages ${JSON.stringify(Object.fromEntries(Object.entries(stages).map(([k, x]) => [k, Math.round(x)])))}`);
         console.log(workerTasks(events));
         console.log(workerCosts(events));
+        // Between each two start-up marks (cold-timeline.ts): what the marking worker's thread ran.
+        for (const thread of startupMarksInTrace(events as unknown as TimelineEvent[]).keys())
+          console.log([`worker ${thread} between its start-up marks:`, ...startupTimeline(events as unknown as TimelineEvent[], thread)].join('\n'));
       }
       return;
     }
