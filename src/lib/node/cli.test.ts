@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DAY_MS, fixedClock } from '../domain/clock';
-import { SEGMENTER_VERSION } from '../domain/text';
+import { segmenterVersion } from '../domain/text';
 import { dumpDatabase } from '../engine/backup/testing';
 import { expectOk } from '../engine/testing';
 import { fsProjectFileStore } from './fs-project-file-store';
@@ -40,7 +40,7 @@ describe('engram CLI (seed 002 API contract) on a file database', () => {
 
   it('init creates the database under <project-root>/.engram in WAL mode', async () => {
     const out = jsonOf(await ok('init'));
-    expect(out).toMatchObject({ db_path: dbPath, created: true, journal_mode: 'wal', segmenter_version: SEGMENTER_VERSION });
+    expect(out).toMatchObject({ db_path: dbPath, created: true, journal_mode: 'wal', segmenter_version: segmenterVersion() });
     expect(out.schema_version).toBeGreaterThanOrEqual(5);
     expect(existsSync(dbPath)).toBe(true);
   });
@@ -129,7 +129,7 @@ describe('engram CLI (seed 002 API contract) on a file database', () => {
 
   it('reindex rebuilds every full-text row with the current segmenter', async () => {
     const out = jsonOf(await ok('reindex'));
-    expect(out).toMatchObject({ turns_reindexed: 3, summaries_reindexed: 1, memories_reindexed: 1, segmenter_version: SEGMENTER_VERSION });
+    expect(out).toMatchObject({ turns_reindexed: 3, summaries_reindexed: 1, memories_reindexed: 1, segmenter_version: segmenterVersion() });
   });
 
   it('bad input exits 2 with a JSON error on stderr naming the option', async () => {

@@ -16,7 +16,7 @@ import { silentLogger, type Logger } from '../domain/log';
 import { createEngine, type Engine } from '../engine/engine';
 import { createBetterSqlite3Driver } from '../engine/store/better-sqlite3-driver';
 import type { SqlDriver } from '../engine/store/driver';
-import { SEGMENTER_VERSION } from '../domain/text';
+import { segmenterVersion } from '../domain/text';
 import { storedSegmenterVersion } from '../engine/store/fts-reindex';
 import { currentVersion, type Migration } from '../engine/store/migrate';
 import { loadMigrationsFromDisk } from '../engine/store/migrations-fs';
@@ -142,7 +142,7 @@ export function openFileEngine(opts: OpenFileOptions): FileEngine {
     const upToDate = () =>
       db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_version'").get() !== undefined &&
       currentVersion(driver) === (migrations.at(-1)?.version ?? 0) &&
-      storedSegmenterVersion(driver) === SEGMENTER_VERSION;
+      storedSegmenterVersion(driver) === segmenterVersion();
     // Something to set up: one write transaction around it, so two processes opening a new file at once
     // run the migrations one after the other instead of both creating the same tables.
     const engine = upToDate() ? createEngine(env, migrations) : driver.transaction(() => createEngine(env, migrations));

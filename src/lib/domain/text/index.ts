@@ -2,7 +2,7 @@
  * The text toolkit: segmentation, keywords, FTS5 queries, code symbols, snippets, time expressions, tokens.
  * Pure TypeScript (no DOM, no SQL): runs in the DB worker, in Node and in tests.
  */
-export { SEGMENTER_VERSION, hasCjk, segmentWords, indexText, isIdentifier, identifierForm } from './segment';
+export { segmenterVersion, hasCjk, segmentWords, indexText, isIdentifier, identifierForm } from './segment';
 export { extractKeywords, isStopWord } from './keywords';
 export { buildMatchQuery, MAX_MATCH_TERMS, type MatchQueryOptions } from './fts-query';
 export { extractSymbols, querySymbols, type ExtractedSymbol, type SymbolKind } from './symbols';

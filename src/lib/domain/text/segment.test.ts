@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { SEGMENTER_VERSION, hasCjk, identifierForm, indexText, isIdentifier, scanTokens, segmentWords } from './segment';
+import { segmenterVersion, hasCjk, identifierForm, indexText, isIdentifier, scanTokens, segmentWords } from './segment';
 
 describe('segmentWords', () => {
   it.each([
@@ -113,9 +113,35 @@ describe('isIdentifier and hasCjk', () => {
   });
 });
 
-describe('SEGMENTER_VERSION', () => {
+describe('segmenterVersion()', () => {
   it('names our rules and fingerprints the platform segmenter', () => {
-    expect(SEGMENTER_VERSION).toMatch(/^r\d+-[0-9a-f]{8}$/);
+    expect(segmenterVersion()).toMatch(/^r\d+-[0-9a-f]{8}$/);
+  });
+
+  it('builds no segmenter when the module loads (the DB worker’s cold start), one on the first call, and answers the same after', async () => {
+    const original = Object.getOwnPropertyDescriptor(Intl, 'Segmenter')!;
+    const Real = Intl.Segmenter;
+    let built = 0;
+    const Counting = class extends Real {
+      constructor(...args: ConstructorParameters<typeof Intl.Segmenter>) {
+        super(...args);
+        built++;
+      }
+    };
+    Object.defineProperty(Intl, 'Segmenter', { value: Counting, configurable: true, writable: true });
+    vi.resetModules();
+    try {
+      const fresh = await import('./segment');
+      expect(built).toBe(0);
+      const version = fresh.segmenterVersion();
+      expect(built).toBe(1);
+      expect(fresh.segmenterVersion()).toBe(version);
+      expect(version).toBe(segmenterVersion());
+      expect(built).toBe(1);
+    } finally {
+      Object.defineProperty(Intl, 'Segmenter', original);
+      vi.resetModules();
+    }
   });
 });
 
@@ -126,7 +152,7 @@ describe('without Intl.Segmenter (older engines)', () => {
     vi.resetModules();
     try {
       const fallback = await import('./segment');
-      expect(fallback.SEGMENTER_VERSION).toMatch(/^r\d+-nosegmenter$/);
+      expect(fallback.segmenterVersion()).toMatch(/^r\d+-nosegmenter$/);
       expect(fallback.segmentWords('北京 Python')).toEqual(['北', '京', 'Python']);
     } finally {
       Object.defineProperty(Intl, 'Segmenter', original);

@@ -6,7 +6,7 @@
  *
  * FTS5's `unicode61` would make a whole run of Han characters one token, so CJK is split into words here and the
  * words are joined with spaces. Latin runs use our own regex (fast and independent of ICU); only CJK depends on the
- * segmenter, whose output is probed into SEGMENTER_VERSION so a changed ICU triggers re-indexing.
+ * segmenter, whose output is probed into segmenterVersion() so a changed ICU triggers re-indexing.
  *
  * Invariant: documents and queries go through the same functions (`indexForms` here, `buildMatchQuery` reuses them),
  * so whatever a token becomes in the index, the query asks for exactly that.
@@ -206,8 +206,18 @@ function fnv1a(text: string): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
+let version: string | undefined;
+
 /**
  * Stored with the index. Changes when our rules change or when the platform's segmenter splits a fixed sentence
  * differently (another ICU), because then old index rows and new queries would disagree.
+ *
+ * Probed on first use, once per JS context, not when this module loads: building Intl.Segmenter('zh') and segmenting
+ * the probe took ~16–23 ms of the DB worker's cold start inside the engine chunk's evaluation, on the first recall's
+ * path; the worker now asks for it while it waits for sqlite-wasm and the engine's code (host/worker-api.ts), and the
+ * engine's start-up check (ensureSegmenterVersion) still compares it before the first query.
  */
-export const SEGMENTER_VERSION = `r${RULES_VERSION}-${zhSegmenter() ? fnv1a(segmentWords(PROBE).join('|')) : 'nosegmenter'}`;
+export function segmenterVersion(): string {
+  version ??= `r${RULES_VERSION}-${zhSegmenter() ? fnv1a(segmentWords(PROBE).join('|')) : 'nosegmenter'}`;
+  return version;
+}

@@ -4,7 +4,7 @@ import { migrate } from '../store/migrate';
 import { migrations } from '../store/migrations';
 import { loadSqlite3, openWasmDatabase } from '../store/open-wasm';
 import { expectOk, T0 } from '../testing';
-import { SEGMENTER_VERSION } from '../../domain/text';
+import { segmenterVersion } from '../../domain/text';
 import { SEGMENTER_META_KEY } from '../store/fts-reindex';
 import { importDbFile, quickCheck, type QuickCheck } from './db-file';
 import { dbFileAccess } from './db-file-access';
@@ -171,14 +171,14 @@ describe('database file', () => {
     // The file: this conversation with one turn, indexed (it says) by another segmenter version.
     t.driver.run("UPDATE meta SET value = 'older-segmenter' WHERE key = ?", [SEGMENTER_META_KEY]);
     const file = await dbFileOf(t);
-    t.driver.run('UPDATE meta SET value = ? WHERE key = ?', [SEGMENTER_VERSION, SEGMENTER_META_KEY]);
+    t.driver.run('UPDATE meta SET value = ? WHERE key = ?', [segmenterVersion(), SEGMENTER_META_KEY]);
     expectOk(await t.engine.call('message.append', { sessionId: s.id, role: 'user', content: '截止日期是周五' }));
     expect(expectOk(await t.engine.call('workingMemory.get', { sessionId: s.id })).turnCount).toBe(2);
     expectOk(await t.engine.call('backup.importDbFile', { file, confirm: true }));
     const wm = expectOk(await t.engine.call('workingMemory.get', { sessionId: s.id }));
     expect(wm.turnCount).toBe(1);
     expect(wm.contextVariables).not.toHaveProperty('截止日期');
-    expect(t.driver.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [SEGMENTER_META_KEY])?.value).toBe(SEGMENTER_VERSION);
+    expect(t.driver.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [SEGMENTER_META_KEY])?.value).toBe(segmenterVersion());
   });
 
   it('asks for confirmation in the call itself', async () => {

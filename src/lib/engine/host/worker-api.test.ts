@@ -88,3 +88,40 @@ describe('the DB worker API: the stall probe’s timeline (issue 16 item 5)', ()
     expect(api.timeline(t0 - 1, performance.timeOrigin + performance.now() + 1)).toEqual([]);
   });
 });
+
+describe('the DB worker API: the segmenter version probed in the wait (issue 16 item 3)', () => {
+  it('asks for the index’s segmenter version while the engine’s code is still loading, and the engine starts as before', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    vi.doMock('../../domain/text/segment', async () => {
+      const real = await vi.importActual<typeof import('../../domain/text/segment')>('../../domain/text/segment');
+      return {
+        ...real,
+        segmenterVersion: () => {
+          events.push('segmenter version');
+          return real.segmenterVersion();
+        },
+      };
+    });
+    vi.doMock('./open-engine', async () => {
+      await gate;
+      events.push('engine code loaded');
+      return vi.importActual<typeof import('./open-engine')>('./open-engine');
+    });
+    try {
+      const api = await startedApi();
+      const first = api.call({ method: 'recall.search', input: { query: '登录超时', limit: 5 } });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(events).toContain('segmenter version');
+      expect(events).not.toContain('engine code loaded');
+      release();
+      expect(await first).toMatchObject({ ok: true });
+      // The engine's start-up check still asked for it, after its code had loaded and before the first query answered.
+      expect(events.lastIndexOf('segmenter version')).toBeGreaterThan(events.indexOf('engine code loaded'));
+    } finally {
+      release();
+      vi.doUnmock('./open-engine');
+      vi.doUnmock('../../domain/text/segment');
+    }
+  });
+});

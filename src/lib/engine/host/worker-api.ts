@@ -9,6 +9,7 @@ import type { MemoryFault } from '../store/memory-faults';
 import { markStartup, startupMarks, type StartupStage } from './startup-marks';
 import { readSqliteMemory, type SqliteMemory } from '../store/sqlite-memory';
 import { recordTimeline, timelineBetween, type TimelineEntry } from '../store/worker-timeline';
+import { segmenterVersion } from '../../domain/text/segment';
 
 export interface DbWorkerApi {
   /** `fault`: a development switch that makes the memory tables unreadable (store/memory-faults.ts). */
@@ -57,6 +58,11 @@ export function createDbWorkerApi(): DbWorkerApi {
             opened?.pool?.pauseVfs();
             throw err;
           });
+          // The index's segmenter version (domain/text/segment.ts: Intl.Segmenter('zh') built and a probe segmented,
+          // ~16–23 ms) is probed in the wait for sqlite-wasm and that chunk, when the thread is free; the engine's
+          // start-up check (ensureSegmenterVersion) compares it before the first query, as ever. Evaluated with the
+          // chunk, it held the thread between the OPFS pool's opening steps.
+          setTimeout(() => segmenterVersion(), 0);
           const { openBrowserEngine } = await code;
           const engine = await openBrowserEngine({ persistent, log, waiting, opening, ...(fault ? { fault } : {}) });
           markStartup('engine');

@@ -1,4 +1,4 @@
-import { SEGMENTER_VERSION } from '../../domain/text';
+import { segmenterVersion } from '../../domain/text';
 import { toSummary, type SummaryRow } from './conversation-rows';
 import type { SqlDriver } from './driver';
 import { EPISODE_FTS_INSERT, MEMORY_FTS_INSERT, MESSAGE_FTS_INSERT, episodeFtsColumns, memoryFtsColumns, messageFtsColumns, summaryFtsColumns } from './fts-columns';
@@ -147,7 +147,7 @@ export async function reindexInSlices(
       if (!s) {
         // Every row rewritten: merge each index, a bounded piece a step, then hand merging back to FTS5.
         if (pacer.finish()) return true;
-        setMeta(driver, SEGMENTER_META_KEY, SEGMENTER_VERSION);
+        setMeta(driver, SEGMENTER_META_KEY, segmenterVersion());
         driver.run('DELETE FROM meta WHERE key = ?', [JOURNAL]);
         moved = false;
         return false;
@@ -175,5 +175,5 @@ export async function reindexInSlices(
     },
   });
   opts.onCheckpoints?.(checkpointing.checkpoints());
-  return { ...counts, segmenterVersion: SEGMENTER_VERSION, ms: performance.now() - t0, slowSlices: slow.list() };
+  return { ...counts, segmenterVersion: segmenterVersion(), ms: performance.now() - t0, slowSlices: slow.list() };
 }

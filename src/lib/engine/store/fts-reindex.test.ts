@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEGMENTER_VERSION } from '../../domain/text';
+import { segmenterVersion } from '../../domain/text';
 import { createBackupTestEngine, ftsDigest } from '../backup/testing';
 import { fillEveryTable } from '../backup/test-fill';
 import { createEngine } from '../engine';
@@ -30,7 +30,7 @@ describe('maintenance.reindex (002 memory_reindex)', () => {
       messages: count('messages'),
       summaries: count('summaries'),
       memories: count('memories'),
-      segmenterVersion: SEGMENTER_VERSION,
+      segmenterVersion: segmenterVersion(),
     });
     expect(report.messages).toBeGreaterThan(0);
     expect(report.memories).toBeGreaterThan(0);
@@ -50,7 +50,7 @@ describe('maintenance.reindex (002 memory_reindex)', () => {
 describe('segmenter version at engine start', () => {
   it('a new database records the current segmenter version', async () => {
     const t = await createBackupTestEngine();
-    expect(storedSegmenterVersion(t.driver)).toBe(SEGMENTER_VERSION);
+    expect(storedSegmenterVersion(t.driver)).toBe(segmenterVersion());
   });
 
   it.each([
@@ -64,7 +64,7 @@ describe('segmenter version at engine start', () => {
     else t.driver.run('UPDATE meta SET value = ? WHERE key = ?', [stored, SEGMENTER_META_KEY]);
     createEngine(t.engine.env, migrations);
     expect(ftsDigest(t.driver)).toEqual(before);
-    expect(storedSegmenterVersion(t.driver)).toBe(SEGMENTER_VERSION);
+    expect(storedSegmenterVersion(t.driver)).toBe(segmenterVersion());
     expect(t.log.lines.some((l) => l.event === 'fts.reindexed' && l.fields?.from === stored)).toBe(true);
   });
 

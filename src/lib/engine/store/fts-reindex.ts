@@ -1,4 +1,4 @@
-import { SEGMENTER_VERSION } from '../../domain/text';
+import { segmenterVersion } from '../../domain/text';
 import type { Logger } from '../../domain/log';
 import { toSummary, type SummaryRow } from './conversation-rows';
 import type { SqlDriver } from './driver';
@@ -84,7 +84,7 @@ export function reindexFts(driver: SqlDriver): ReindexReport {
     },
   });
   writeSegmenterVersion(driver);
-  return { messages, summaries, memories, episodes, segmenterVersion: SEGMENTER_VERSION, ms: performance.now() - t0 };
+  return { messages, summaries, memories, episodes, segmenterVersion: segmenterVersion(), ms: performance.now() - t0 };
 }
 
 export function storedSegmenterVersion(driver: SqlDriver): string | null {
@@ -94,7 +94,7 @@ export function storedSegmenterVersion(driver: SqlDriver): string | null {
 function writeSegmenterVersion(driver: SqlDriver): void {
   driver.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
     SEGMENTER_META_KEY,
-    SEGMENTER_VERSION,
+    segmenterVersion(),
   ]);
 }
 
@@ -105,11 +105,11 @@ function writeSegmenterVersion(driver: SqlDriver): void {
  */
 export function ensureSegmenterVersion(deps: { driver: SqlDriver; log: Logger }): ReindexReport | null {
   const { driver, log } = deps;
-  if (storedSegmenterVersion(driver) === SEGMENTER_VERSION) return null;
+  if (storedSegmenterVersion(driver) === segmenterVersion()) return null;
   return driver.transaction(() => {
     // Re-read under the write lock: another process (Node host) may have just done it.
     const stored = storedSegmenterVersion(driver);
-    if (stored === SEGMENTER_VERSION) return null;
+    if (stored === segmenterVersion()) return null;
     const indexed = driver.get<{ n: number }>(
       'SELECT (SELECT COUNT(*) FROM messages) + (SELECT COUNT(*) FROM summaries) + (SELECT COUNT(*) FROM memories) AS n',
     )?.n;
