@@ -13,12 +13,15 @@
  * through the worker's API (DbWorkerApi.recordTimeline) — production never pays for it.
  */
 export interface TimelineEntry {
-  /** 'keeper': a WAL keeper checkpoint (wal-keeper.ts) — in a task of its own ('soon') or after a call's COMMIT ('must'). */
+  /**
+   * 'keeper': a WAL keeper checkpoint (wal-keeper.ts) — in a task of its own ('soon') or after a call's COMMIT
+   * ('must') — or a piece of FTS5 segment merging in a task of its own ('merge': fts-merge-keeper.ts).
+   */
   kind: 'slice' | 'checkpoint' | 'call' | 'keeper';
   /** ms since the epoch (performance.timeOrigin + now()). */
   at: number;
   ms: number;
-  /** A call's engine method; a keeper checkpoint's 'soon' or 'must'. */
+  /** A call's engine method; a keeper checkpoint's 'soon' or 'must'; 'merge' for a merge task. */
   method?: string;
   /** What the entry wrote to the files (io-counters.ts), where counted: WAL pages, database-file pages, flushes. */
   io?: TimelineIo;
@@ -138,7 +141,7 @@ const within = (outer: TimelineEntry, e: TimelineEntry): boolean => e !== outer 
 
 /** What ran, when it is not a call. */
 const taskWords = (e: TimelineEntry): string =>
-  e.kind === 'keeper' ? `keeper checkpoint (${e.method})` : e.kind === 'slice' ? 'clean-up slice' : 'checkpoint between slices';
+  e.kind === 'keeper' && e.method === 'merge' ? 'FTS merge task' : e.kind === 'keeper' ? `keeper checkpoint (${e.method})` : e.kind === 'slice' ? 'clean-up slice' : 'checkpoint between slices';
 
 const ioWords = (io: TimelineIo | undefined): string => (io ? `${io.walPages} WAL / ${io.dbPages} db pages, ${io.flushes} flushes ${io.flushMs} ms` : 'io not counted');
 
@@ -146,7 +149,7 @@ const ioWords = (io: TimelineIo | undefined): string => (io ? `${io.walPages} WA
 export function entryWords(e: TimelineEntry): string {
   const ms = Math.round(e.ms * 10) / 10;
   if (e.kind === 'call') return `${e.method} ${ms} ms (${ioWords(e.io)})`;
-  return `${taskWords(e)} ${ms} ms${e.kind === 'keeper' ? ` at ${e.frames ?? '?'} frames` : ''} (${ioWords(e.io)})`;
+  return `${taskWords(e)} ${ms} ms${e.kind === 'keeper' && e.method !== 'merge' ? ` at ${e.frames ?? '?'} frames` : ''} (${ioWords(e.io)})`;
 }
 
 /** What a call was, by what it wrote: a read, a write, a COMMIT of many WAL pages, one that checkpointed into the database file. */
