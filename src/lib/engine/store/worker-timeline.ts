@@ -41,10 +41,26 @@ const ring: TimelineEntry[] = [];
 let next = 0;
 let recording = false;
 
+/**
+ * Per call method while recording: the most WAL pages one call appended, and how many appended BIG_COMMIT_PAGES or
+ * more — over the whole run, where the ring keeps only its last entries (issue 19: does any person's COMMIT still
+ * merge FTS5 segments?). Counts, no content.
+ */
+export interface CommitPages {
+  most: number;
+  big: number;
+  calls: number;
+}
+let commitPages: Record<string, CommitPages> = {};
+
+/** What `commitPages` holds since the timeline was turned on. */
+export const callCommitPages = (): Record<string, CommitPages> => ({ ...commitPages });
+
 /** Drops every kept entry. */
 function clearTimeline(): void {
   ring.length = 0;
   next = 0;
+  commitPages = {};
 }
 
 /** Turns the timeline on or off (off: what was kept is dropped). */
@@ -64,6 +80,12 @@ export function noteTimeline(kind: TimelineEntry['kind'], startedAt: number, ms:
   const e: TimelineEntry = method === undefined ? { kind, at: origin() + startedAt, ms } : { kind, at: origin() + startedAt, ms, method };
   if (extra?.io) e.io = extra.io;
   if (extra?.frames !== undefined) e.frames = extra.frames;
+  if (kind === 'call' && method !== undefined && extra?.io) {
+    const c = (commitPages[method] ??= { most: 0, big: 0, calls: 0 });
+    c.calls++;
+    c.most = Math.max(c.most, extra.io.walPages);
+    if (extra.io.walPages >= BIG_COMMIT_PAGES) c.big++;
+  }
   if (ring.length < TIMELINE_KEPT) ring.push(e);
   else ring[next] = e;
   next = (next + 1) % TIMELINE_KEPT;
