@@ -105,6 +105,23 @@ describe('FTS5 segments are merged between calls, never in a person’s COMMIT (
     expect(expectOk(await again.call('search.messages', { query: 'w3x7' })).total).toBe(1);
   });
 
+  it('commits a piece at synchronous NORMAL (no flush of its own) and leaves the connection at FULL', async () => {
+    const t = await createTestEngine();
+    t.driver.exec('PRAGMA synchronous = FULL');
+    const level = () => t.driver.get<{ synchronous: number }>('PRAGMA synchronous')?.synchronous;
+    const atMerge: (number | undefined)[] = [];
+    const spied: SqlDriver = { ...t.driver, run: (sql, p) => (sql.includes("'merge'") && atMerge.push(level()), t.driver.run(sql, p)) };
+    const tasks: (() => void)[] = [];
+    const keeper = keepSegmentsMerged(spied, { tables: ['messages_fts'], schedule: (run) => tasks.push(run) });
+    for (let i = 0; i < 6; i++) write(t.driver, i);
+    keeper.wrote();
+    while (tasks.length) tasks.shift()?.();
+    expect(keeper.pieces).toBeGreaterThan(0);
+    expect(atMerge.length).toBeGreaterThan(0);
+    expect(atMerge.every((v) => v === 1)).toBe(true);
+    expect(level()).toBe(2);
+  });
+
   it('runs no task after close', async () => {
     const t = await createTestEngine();
     const tasks: (() => void)[] = [];
