@@ -16,6 +16,7 @@
 import type { EngineCaller } from '../../src/lib/engine/client/caller';
 import type { Input, Method } from '../../src/lib/engine/protocol/contract';
 import type { LifecycleRunResult } from '../../src/lib/engine/lifecycle/types';
+import type { CommitPages } from '../../src/lib/engine/store/worker-timeline';
 import { generateTurns } from '../lib/corpus';
 import { createPrng } from '../lib/prng';
 import { stallDuring, type ReadTimeline, type StallReport } from './stall';
@@ -68,6 +69,8 @@ export interface LifecycleLoadReport {
   wallMs: number;
   /** Where the load generator ran (set by the harness page, page.ts); absent where nothing set it (in process). */
   layout?: LoadLayout;
+  /** Per call method, the most WAL pages one call appended over the run (DbWorkerApi.commitPages); set by the harness page. */
+  commitPages?: Record<string, CommitPages>;
 }
 
 export interface LifecycleLoadOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LifecycleLoadReport } from './lifecycle-load';
-import { layoutLine, lifecycleResult, lifecycleSection } from './lifecycle-report';
+import { causeTimes, layoutLine, lifecycleResult, lifecycleSection } from './lifecycle-report';
 
 /** A small load report as lifecycleLoad answers it (no clean-up run), for what the result file and its section say. */
 function load(layout?: LifecycleLoadReport['layout']): LifecycleLoadReport {
@@ -33,5 +33,33 @@ describe('the lifecycle result says which load layout ran (issue 19: the probe w
     expect(older.config).not.toHaveProperty('load_layout');
     expect(lifecycleSection(older)).toContain(layoutLine(undefined));
     expect(layoutLine(undefined)).toMatch(/not recorded/);
+  });
+});
+
+describe('causeTimes: what each cause of a long wait itself ran (issue 19: is an episode.query wait the query or queueing?)', () => {
+  const wait = (waitMs: number, cause: string, causeMs: number, before: string[] = []) => ({ at: 0, waitMs, cause: { cause, causeMs, before } });
+  it('per cause over 40 ms: count, median and longest own time, and how many came right after a task', () => {
+    const t = causeTimes([
+      wait(45, 'episode.query read', 41),
+      wait(60, 'episode.query read', 52, ['clean-up slice 6 ms (20 WAL / 0 db pages, 0 flushes 0 ms)']),
+      wait(50, 'episode.query read', 44, ['episode.record 3 ms (10 WAL / 0 db pages, 0 flushes 0 ms)']),
+      wait(70, 'keeper checkpoint (soon)', 30, ['FTS merge task 2 ms (3 WAL / 0 db pages, 0 flushes 0 ms)']),
+      wait(39, 'episode.query read', 38),
+      { at: 0, waitMs: 90, cause: null },
+    ]);
+    expect(t).toEqual({
+      'episode.query read': { n: 3, p50: 44, max: 52, after_task: 1 },
+      'keeper checkpoint (soon)': { n: 1, p50: 30, max: 30, after_task: 1 },
+    });
+    expect(causeTimes(undefined)).toEqual({});
+  });
+});
+
+describe('the result keeps the WAL pages calls appended at most (issue 19)', () => {
+  it('as commit_pages, and a line of the section names each method, biggest first', () => {
+    const res = lifecycleResult({ ...load('load-worker'), commitPages: { 'session.list': { most: 0, big: 0, calls: 9 }, 'episode.record': { most: 316, big: 2, calls: 3 } } }, meta);
+    expect(res.commit_pages?.['episode.record']).toEqual({ most: 316, big: 2, calls: 3 });
+    expect(lifecycleSection(res).join('\n')).toContain('episode.record 316 (2 of 3 at ≥ 100); session.list 0 (0 of 9 at ≥ 100)');
+    expect(lifecycleResult(load(), meta)).not.toHaveProperty('commit_pages');
   });
 });

@@ -4,7 +4,7 @@ import { round, summarize, type LatencySummary } from '../lib/stats';
 import { SLOW_TRANSACTION_MS, type IoCounts, type SlowTransaction } from '../../src/lib/engine/store/io-counters';
 import type { LifecycleLoadReport, LoadCall, LoadLayout } from './lifecycle-load';
 import type { StallReport } from './stall';
-import { entryWords } from '../../src/lib/engine/store/worker-timeline';
+import { BIG_COMMIT_PAGES, entryWords, type CommitPages } from '../../src/lib/engine/store/worker-timeline';
 
 /** A slice's or a transaction's file I/O in a few words: writes (KiB, ms), flushes (ms), truncates. */
 const ioText = (io: IoCounts) => `${io.writes} writes ${Math.round(io.writeBytes / 1024)} KiB ${io.writeMs} ms (pages: ${io.walPageWrites ?? '?'} WAL, ${io.dbPageWrites ?? '?'} database file), ${io.flushes} flushes ${io.flushMs} ms${io.truncates ? `, ${io.truncates} truncates ${io.truncateMs} ms` : ''}`;
@@ -46,6 +46,36 @@ export function causeCounts(causes: StallReport['causes']): Record<string, numbe
   return Object.fromEntries(Object.entries(n).sort((a, b) => b[1] - a[1]));
 }
 
+/**
+ * How long each cause itself ran in the waits over CAUSE_OVER_MS (worker-timeline.ts waitCause's causeMs: a call's
+ * own time, less the tasks that ran inside it between its awaits — a clean-up slice in a memory query's admission
+ * turn is the slice's), and how many of those waits had a clean-up slice or a keeper task end just before the cause
+ * (queued in front of it). Says whether an `episode.query read` wait is the query itself or queueing (issue 19).
+ */
+export interface CauseTime {
+  n: number;
+  p50: number;
+  max: number;
+  /** Of the n, those with a clean-up slice or keeper task ending just before the cause. */
+  after_task: number;
+}
+export function causeTimes(causes: StallReport['causes']): Record<string, CauseTime> {
+  const by = new Map<string, { ms: number[]; afterTask: number }>();
+  for (const c of causes ?? []) {
+    if (c.waitMs <= CAUSE_OVER_MS || !c.cause) continue;
+    const e = by.get(c.cause.cause) ?? { ms: [], afterTask: 0 };
+    e.ms.push(c.cause.causeMs);
+    if (c.cause.before.some((b) => /^(clean-up slice|keeper checkpoint|FTS merge task|checkpoint between slices)/.test(b))) e.afterTask++;
+    by.set(c.cause.cause, e);
+  }
+  const out: Record<string, CauseTime> = {};
+  for (const [k, { ms, afterTask }] of [...by].sort((a, b) => b[1].ms.length - a[1].ms.length)) {
+    const s = [...ms].sort((a, b) => a - b);
+    out[k] = { n: s.length, p50: s[Math.floor((s.length - 1) / 2)] ?? 0, max: s.at(-1) ?? 0, after_task: afterTask };
+  }
+  return out;
+}
+
 function worstWaits(load: LifecycleLoadReport): WorstWait[] {
   const overlaps = (a: number, aMs: number, b: number, bMs: number) => a < b + bMs && b < a + aMs;
   const slices = load.cleanup.state === 'done' ? load.cleanup.phases.flatMap((p) => (p.slowSlices ?? []).map((s) => ({ phase: p.phase, ...s }))) : [];
@@ -85,9 +115,11 @@ export interface LifecycleBenchResult {
   error_rate: number;
   cleanup: LifecycleLoadReport['cleanup'];
   /** causes: the waits over CAUSE_OVER_MS counted by cause (absent in older results and where the timeline was not read). */
-  stall: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; longest_foreground_call_ms: number; worst: WorstWait[]; causes?: Record<string, number> } | null;
+  stall: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; longest_foreground_call_ms: number; worst: WorstWait[]; causes?: Record<string, number>; cause_ms?: Record<string, CauseTime> } | null;
   /** The same probe over the writes just before the clean-up, without it (lifecycle-load.ts baselineStall); absent in older results. */
-  baseline_stall?: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; writes: number; causes?: Record<string, number> } | null;
+  baseline_stall?: { job_ms: number; probes: number; max_wait_ms: number; p95_wait_ms: number; writes: number; causes?: Record<string, number>; cause_ms?: Record<string, CauseTime> } | null;
+  /** Per call method over the whole run: the most WAL pages one call appended, calls at ≥ BIG_COMMIT_PAGES; absent in older results. */
+  commit_pages?: Record<string, CommitPages>;
   checks: { name: string; goal: string; value: string; ok: boolean }[];
   notes: string[];
   elapsed_ms: number;
@@ -107,10 +139,10 @@ export function lifecycleResult(load: LifecycleLoadReport, meta: { machine: Mach
   const errorRate = load.calls ? errorCount / load.calls : 1;
   const longestDuring = Math.max(0, ...keys.flatMap((k) => load.duringCleanupMs[k]));
   const stall = load.stall
-    ? { job_ms: Math.round(load.stall.jobMs), probes: load.stall.probes, max_wait_ms: r1(load.stall.maxWaitMs), p95_wait_ms: r1(load.stall.p95WaitMs), longest_foreground_call_ms: r1(longestDuring), worst: worstWaits(load), ...(load.stall.causes ? { causes: causeCounts(load.stall.causes) } : {}) }
+    ? { job_ms: Math.round(load.stall.jobMs), probes: load.stall.probes, max_wait_ms: r1(load.stall.maxWaitMs), p95_wait_ms: r1(load.stall.p95WaitMs), longest_foreground_call_ms: r1(longestDuring), worst: worstWaits(load), ...(load.stall.causes ? { causes: causeCounts(load.stall.causes), cause_ms: causeTimes(load.stall.causes) } : {}) }
     : null;
   const base = load.baselineStall;
-  const baselineStall = base ? { job_ms: Math.round(base.jobMs), probes: base.probes, max_wait_ms: r1(base.maxWaitMs), p95_wait_ms: r1(base.p95WaitMs), writes: load.baselineWrites, ...(base.causes ? { causes: causeCounts(base.causes) } : {}) } : null;
+  const baselineStall = base ? { job_ms: Math.round(base.jobMs), probes: base.probes, max_wait_ms: r1(base.maxWaitMs), p95_wait_ms: r1(base.p95WaitMs), writes: load.baselineWrites, ...(base.causes ? { causes: causeCounts(base.causes), cause_ms: causeTimes(base.causes) } : {}) } : null;
   const checks = [
     ...keys.map((k) => ({ name: `${k} p95`, goal: `< ${LOAD_GOALS[k]} ms`, value: `${calls[k].p95} ms`, ok: calls[k].p95 < LOAD_GOALS[k] })),
     { name: 'error rate', goal: '< 1 %', value: `${(errorRate * 100).toFixed(2)} % (${errorCount} of ${load.calls})`, ok: errorRate < ERROR_RATE_GOAL },
@@ -127,6 +159,7 @@ export function lifecycleResult(load: LifecycleLoadReport, meta: { machine: Mach
     cleanup: load.cleanup,
     stall,
     baseline_stall: baselineStall,
+    ...(load.commitPages ? { commit_pages: load.commitPages } : {}),
     checks,
     notes: meta.notes,
     elapsed_ms: meta.elapsedMs,
@@ -189,6 +222,13 @@ export function lifecycleSection(res: LifecycleBenchResult): string[] {
   const counts = (c: Record<string, number> | undefined) => Object.entries(c ?? {}).map(([k, n]) => `${n}× ${k}`).join('; ') || 'none';
   if (res.stall?.causes) out.push(`Waits over ${CAUSE_OVER_MS} ms while cleaning, by cause (the DB worker's timeline): ${counts(res.stall.causes)}.`, '');
   if (res.baseline_stall?.causes) out.push(`The same before the clean-up (baseline): ${counts(res.baseline_stall.causes)}.`, '');
+  if (res.commit_pages) {
+    const pages = Object.entries(res.commit_pages).sort((a, b) => b[1].most - a[1].most).map(([m, c]) => `${m} ${c.most} (${c.big} of ${c.calls} at ≥ ${BIG_COMMIT_PAGES})`);
+    out.push(`WAL pages one call appended at most over the run, by method (a COMMIT of ≥ ${BIG_COMMIT_PAGES} is FTS5 merging in it): ${pages.join('; ')}.`, '');
+  }
+  const times = (c: Record<string, CauseTime> | undefined) => Object.entries(c ?? {}).map(([k, t]) => `${k} ${t.p50} / ${t.max} ms (${t.after_task} of ${t.n} right after a task)`).join('; ') || 'none';
+  if (res.stall?.cause_ms) out.push(`What each cause itself ran, median / longest (its own time: tasks inside a call between its awaits are theirs), and how many came right after a clean-up slice or keeper task — while cleaning: ${times(res.stall.cause_ms)}.`, '');
+  if (res.baseline_stall?.cause_ms) out.push(`Before the clean-up: ${times(res.baseline_stall.cause_ms)}.`, '');
   if (res.stall?.worst.length) {
     out.push('The longest waits and what they overlapped (foreground calls; slices among each phase\'s 5 slowest: ms = BEGIN + steps + COMMIT):', '');
     for (const w of res.stall.worst) {

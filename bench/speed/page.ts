@@ -260,11 +260,11 @@ const api = {
     return (async () => {
       await db.recordTimeline(true);
       try {
-        if (layout === 'page') return { ...(await lifecycleLoad({ engine: running, ...run, progress, timeline })), layout };
+        if (layout === 'page') return { ...(await lifecycleLoad({ engine: running, ...run, progress, timeline })), layout, commitPages: await db.commitPages() };
         const worker = new Worker(new URL('./load.worker.ts', import.meta.url), { type: 'module', name: 'bench-load' });
         try {
           // Its port to the DB worker is handed over as the app hands the jobs worker its own (connection.svelte.ts).
-          return { ...(await lifecycleLoadInWorker({ worker, connectDb: (port) => db.connectJobs(port), engine: running, timeline, progress, run })), layout };
+          return { ...(await lifecycleLoadInWorker({ worker, connectDb: (port) => db.connectJobs(port), engine: running, timeline, progress, run })), layout, commitPages: await db.commitPages() };
         } finally {
           worker.terminate();
         }

@@ -13,7 +13,8 @@ import { migrate } from './store/migrate';
 import { classifySqliteError } from './store/sqlite-errors';
 import { resumableTransaction } from './store/driver';
 import { ensureSegmenterVersion } from './store/fts-reindex';
-import { restoreAutomergeAtOpen } from './store/fts-merge';
+import { automergeOffAtOpen } from './store/fts-merge';
+import { keepSegmentsMerged } from './store/fts-merge-keeper';
 import { createSessionChangeLog, type SessionChangeSet } from './store/session-changes';
 import { noteTimeline, timelineRecording } from './store/worker-timeline';
 import { ioSince, ioSnapshot } from './store/io-counters';
@@ -64,14 +65,16 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   if (report.applied.length) env.log.info('db.migrated', { from: report.from, to: report.to });
   // ARCHITECTURE §5: an index built by another segmenter (ICU, rules) is rebuilt before the first query.
   ensureSegmenterVersion(env);
-  // A long pass cut short (reindex, compress) may have left a text index's automerge off: set it back (issue 16).
-  // (A database opened read-only keeps it as it is: searching works either way.)
+  // FTS5's automerge off on every text index (issue 19): segments are merged between calls by the merge keeper,
+  // never in a person's COMMIT (store/fts-merge.ts). A database opened read-only keeps it as it is: searching works
+  // either way, and nothing writes.
   try {
-    const restored = restoreAutomergeAtOpen(env.driver);
-    if (restored.length) env.log.info('fts.automerge-restored', { indexes: restored.length });
+    const turnedOff = automergeOffAtOpen(env.driver);
+    if (turnedOff.length) env.log.info('fts.automerge-off', { indexes: turnedOff.length });
   } catch (err) {
-    env.log.warn('fts.automerge-restore-failed', { cause: err instanceof Error ? err.name : 'unknown' });
+    env.log.warn('fts.automerge-off-failed', { cause: err instanceof Error ? err.name : 'unknown' });
   }
+  const merges = keepSegmentsMerged(env.driver);
   // A write's new rows get ids derived from its op id, so the same write applied again creates the same ids.
   const ids = opScopedIds(env.ids);
   const services = createServices({ ...env, ids: ids.next });
@@ -112,11 +115,15 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
       if (spec.write && spec.twoStep) {
         const steps = handler(parsed.data) as TwoStep<unknown, unknown>;
         const written = runWrite(method, req, () => steps.write(), steps.syncInThen === true);
+        merges.wrote();
         announce(method);
         data = await steps.then(written ?? null);
+        // Its second step may have written too (a clean-up's slices, an import's).
+        merges.wrote();
         if (steps.announceAfter) announce(method);
       } else if (spec.write) {
         data = runWrite(method, req, () => handler(parsed.data));
+        merges.wrote();
         announce(method);
       } else if (spec.memoryQuery) {
         const run = await memoryQueries.run(() => handler(parsed.data));
@@ -188,6 +195,7 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
     },
     close: () => {
       services.embeddings.semantic.dispose(); // the vector-search worker of this database ends with it
+      merges.close(); // a merge task still queued must not run on the closed connection
       env.driver.close();
     },
   };

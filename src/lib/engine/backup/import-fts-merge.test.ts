@@ -4,7 +4,7 @@ import { memoryLogger } from '../../domain/log';
 import { createEngine } from '../engine';
 import { memoryProjectFileStore } from '../files/project-file-store';
 import type { SqlDriver } from '../store/driver';
-import { FTS_AUTOMERGE_DEFAULT, MERGE_EVERY_STEPS, storedAutomerge, type FtsTable } from '../store/fts-merge';
+import { FTS_AUTOMERGE_ENGINE, MERGE_EVERY_STEPS, storedAutomerge, type FtsTable } from '../store/fts-merge';
 import { migrations } from '../store/migrations';
 import { openWasmDatabase } from '../store/open-wasm';
 import { T0, expectOk } from '../testing';
@@ -14,8 +14,8 @@ import { createBackupTestEngine, exportText, ftsDigest } from './testing';
 /**
  * Issue 16: an import's slices wrote full-text rows with FTS5's automerge on, so segments were merged inside
  * their COMMITs. Now automerge is off while the rows go in, a bounded merge runs every few steps, each index is
- * merged to the end a step at a time, and automerge is back on — with the same index as an import that merged
- * as it went.
+ * merged to the end a step at a time, and automerge stays off (the engine's setting since issue 19) — with the
+ * same index as an import that merged as it went.
  */
 const FTS: FtsTable[] = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
 /** Rows one import step writes (import-apply.ts ROWS_PER_STEP). */
@@ -37,7 +37,7 @@ async function spiedEngine(onSql: (sql: string) => void) {
 }
 
 describe('import apply with FTS5 merging in bounded steps (issue 16)', () => {
-  it('turns automerge off while rows go in, merges in bounded steps between them, and sets it back at the end', async () => {
+  it('turns automerge off while rows go in, merges in bounded steps between them, and leaves it off at the end', async () => {
     const a = await createBackupTestEngine({ idPrefix: 'a' });
     await fillEveryTable(a);
     const s = expectOk(await a.engine.call('session.create', {}));
@@ -75,9 +75,9 @@ describe('import apply with FTS5 merging in bounded steps (issue 16)', () => {
       expect(rowsSinceMerge).toBeLessThanOrEqual((MERGE_EVERY_STEPS - 1) * ROWS_PER_STEP);
     }
     expect(merges).toBeGreaterThan(5);
-    // After the last row: each index merged to the end, then FTS5's default back.
+    // After the last row: each index merged to the end; automerge stays off (the engine's setting).
     expect(seen.slice(lastRow).some(isMerge)).toBe(true);
-    expect(FTS.map((t) => storedAutomerge(b.driver, t))).toEqual(FTS.map(() => FTS_AUTOMERGE_DEFAULT));
+    expect(FTS.map((t) => storedAutomerge(b.driver, t))).toEqual(FTS.map(() => FTS_AUTOMERGE_ENGINE));
 
     // The same index as the exporting database's, which merged as it went.
     expect(ftsDigest(b.driver)).toEqual(ftsDigest(a.driver));

@@ -8,7 +8,7 @@ import type { IpcResponse } from '../../domain/errors';
 import type { MemoryFault } from '../store/memory-faults';
 import { markStartup, startupMarks, type StartupStage } from './startup-marks';
 import { readSqliteMemory, type SqliteMemory } from '../store/sqlite-memory';
-import { recordTimeline, timelineBetween, type TimelineEntry } from '../store/worker-timeline';
+import { callCommitPages, recordTimeline, timelineBetween, type CommitPages, type TimelineEntry } from '../store/worker-timeline';
 import { segmenterVersion } from '../../domain/text/segment';
 
 export interface DbWorkerApi {
@@ -27,6 +27,8 @@ export interface DbWorkerApi {
   timeline(from: number, to: number): TimelineEntry[];
   /** Turns that timeline on (off by default: production notes nothing); the benchmark's stall probe turns it on. */
   recordTimeline(on: boolean): void;
+  /** Per call method, the most WAL pages one call appended and how many appended ≥ 100, since the timeline was turned on. */
+  commitPages(): Record<string, CommitPages>;
 }
 
 /** The object db.worker.ts exposes over Comlink. */
@@ -85,6 +87,7 @@ export function createDbWorkerApi(): DbWorkerApi {
     sqliteMemory: () => readSqliteMemory(),
     timeline: (from, to) => timelineBetween(from, to),
     recordTimeline: (on) => recordTimeline(on),
+    commitPages: () => callCommitPages(),
     connectJobs(port) {
       Comlink.expose({ call: (req: EngineRequest) => needHost().call(req) }, port);
     },

@@ -1,5 +1,5 @@
 /**
- * The lifecycle's housekeeping (issue 19): FTS5's automerge is never left off by a compress pass cut short, and
+ * The lifecycle's housekeeping (issue 19): FTS5's automerge stays off (the engine's setting) through compress passes, and
  * the pages compression and purging free go back to the file system in bounded steps (incremental vacuum).
  */
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { DAY_MS } from '../../domain/clock';
 import { createTestEngine, expectOk, type TestEngine } from '../testing';
 import { createLedger } from './ledger';
 import { ACTIVE_EPISODES_PER_PROJECT } from '../../domain/lifecycle/budgets';
-import { compressPass, FTS_AUTOMERGE_DEFAULT, FULL, templateSummary, type FullRow } from './passes';
+import { compressPass, FTS_AUTOMERGE_ENGINE, FULL, templateSummary, type FullRow } from './passes';
 import { createLifecycleService } from './service';
 import { freePages, isIncremental, VACUUM_PAGES, vacuumStep } from './vacuum';
 
@@ -24,30 +24,25 @@ function insertBulky(t: TestEngine, projectId: string, n: number, ageDays: numbe
   );
 }
 
-describe('a compress pass cut short does not leave FTS5 automerge off', () => {
-  it('is set back when the engine opens and when any pass starts', async () => {
+describe('FTS5 automerge stays off through the compress pass (issue 19: merging is never in a COMMIT of its own accord)', () => {
+  it('is off from the engine’s open, while a pass runs, after one cut short and after the next pass', async () => {
     const t = await createTestEngine();
+    expect(automerge(t)).toBe(FTS_AUTOMERGE_ENGINE);
     const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
     insertBulky(t, project.id, 40, 200);
-    // A compress pass that stops after a few steps (the tab closed mid-pass): automerge is off.
+    // A compress pass that stops after a few steps (the tab closed mid-pass).
     const pass = compressPass({ driver: t.driver, clock: t.clock, ledger: createLedger(t.driver, t.clock) });
     for (let i = 0; i < 3; i++) t.driver.transaction(() => pass.step());
-    expect(automerge(t)).toBe(0);
-    // Opening the engine again (the service is made at open) sets it back.
+    expect(automerge(t)).toBe(FTS_AUTOMERGE_ENGINE);
+    // Another service on the same database (an open) and a whole pass leave it off.
     createLifecycleService({ driver: t.driver, clock: t.clock, log: t.log });
-    expect(automerge(t)).toBe(FTS_AUTOMERGE_DEFAULT);
-
-    // Cut short again; this time a decay-only pass (the start-up run) is what comes next.
-    const again = compressPass({ driver: t.driver, clock: t.clock, ledger: createLedger(t.driver, t.clock) });
-    for (let i = 0; i < 3; i++) t.driver.transaction(() => again.step());
-    expect(automerge(t)).toBe(0);
-    expectOk(await t.engine.call('lifecycle.run', { phases: ['decay'], vacuum: false }));
-    expect(automerge(t)).toBe(FTS_AUTOMERGE_DEFAULT);
+    expectOk(await t.engine.call('lifecycle.run', { phases: ['decay', 'compress'], vacuum: false }));
+    expect(automerge(t)).toBe(FTS_AUTOMERGE_ENGINE);
   });
 });
 
 describe('the compress pass paces its FTS merges as import apply and the reindex do (store/fts-merge.ts)', () => {
-  it('one step in 32 is a bounded merge and compresses nothing; at the end it merges to the end, then automerge is back on', async () => {
+  it('one step in 32 is a bounded merge and compresses nothing; at the end it merges to the end, automerge off throughout', async () => {
     const t = await createTestEngine();
     const project = expectOk(await t.engine.call('project.create', { name: 'p' }));
     // 200 days old: past the 180-day TTL, all 100 due for compression.
@@ -74,9 +69,9 @@ describe('the compress pass paces its FTS merges as import apply and the reindex
     // While episodes are compressed: the 32nd, 64th, 96th … steps are the merges, and only those.
     const during = log.slice(0, lastCompress + 1).flatMap((l, i) => (l.merged ? [i + 1] : []));
     expect(during).toEqual(Array.from({ length: Math.floor((lastCompress + 1) / 32) }, (_, i) => (i + 1) * 32));
-    // After the last episode: merges until FTS5 has nothing left to merge, then automerge back on.
+    // After the last episode: merges until FTS5 has nothing left to merge; automerge stays off.
     expect(log.slice(lastCompress + 1).some((l) => l.merged)).toBe(true);
-    expect(automerge(t)).toBe(FTS_AUTOMERGE_DEFAULT);
+    expect(automerge(t)).toBe(FTS_AUTOMERGE_ENGINE);
   });
 });
 

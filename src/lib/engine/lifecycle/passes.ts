@@ -134,25 +134,13 @@ export interface FullRow {
  * FTS5 merges the text index's segments when a transaction that changed it commits ("automerge"): with the
  * compression's deletes, one COMMIT merged for 209 ms (bench/speed/lifecycle-steps.ts, native). The compress
  * pass paces the merging as import apply and the reindex do (store/fts-merge.ts's createMergePacer): automerge
- * off while it runs, one step in MERGE_EVERY a bounded merge of FTS_MERGE_PAGES pages, a merge a step at its end
- * until nothing is left (FTS5's incremental 'merge', which merges where 'usermerge' segments share a level, as
- * automerge would), then FTS5's default back. A pass cut short would leave it off: the engine sets it back when
- * it opens and restoreAutomerge when any pass starts.
+ * off (the engine keeps it off for good, issue 19), one step in MERGE_EVERY a bounded merge of FTS_MERGE_PAGES
+ * pages, a merge a step at its end until nothing is left (FTS5's incremental 'merge', which merges where
+ * 'usermerge' segments share a level, as automerge would).
  */
-export { FTS_AUTOMERGE_DEFAULT, FTS_MERGE_PAGES } from '../store/fts-merge';
+export { FTS_AUTOMERGE_ENGINE, FTS_MERGE_PAGES } from '../store/fts-merge';
 /** Compress steps between two bounded merges while the pass runs (each step writes one episode's rows at most). */
 const MERGE_EVERY = 32;
-/**
- * A compress pass cut short (a crash, an abort, a failed slice) leaves automerge off. Called when any pass
- * starts (the engine's open does the same for every index): automerge is set back to FTS5's default if it was
- * left off (a read, and a write only then).
- */
-export function restoreAutomerge(driver: SqlDriver): boolean {
-  if (ftsMerge.storedAutomerge(driver, 'episodes_fts') !== 0) return false;
-  driver.transaction(() => ftsMerge.automergeOn(driver, 'episodes_fts'));
-  return true;
-}
-
 /** The template summary (domain/lifecycle/compress.ts) of a stored episode. */
 export function templateSummary(e: FullRow): string {
   return compressedSummary({

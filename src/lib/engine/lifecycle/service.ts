@@ -31,7 +31,7 @@ export const LIFECYCLE_SLICE_MS = 5;
 export const LIFECYCLE_PAGE_BUDGET = 32;
 import { createLedger } from './ledger';
 import { compressWith, summaryCandidates } from './model-summaries';
-import { compressPass, decayPass, purgePass, restoreAutomerge, type Pass, type PassDeps } from './passes';
+import { compressPass, decayPass, purgePass, type Pass, type PassDeps } from './passes';
 import { LIFECYCLE_PHASES, type LifecyclePhase, type LifecycleRunResult, type LifecycleStatus, type PhaseReport, type PhaseState } from './types';
 
 const EVERY: Record<LifecyclePhase, number> = { decay: B.DECAY_EVERY_MS, compress: B.COMPRESS_EVERY_MS, purge: B.PURGE_EVERY_MS };
@@ -49,15 +49,6 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
   let running = false;
   /** The last failure, also when the database could not even record it. */
   const failures = new Map<LifecyclePhase, { at: number; error: string }>();
-  const restore = () => {
-    try {
-      if (restoreAutomerge(driver)) log.info('lifecycle.automerge-restored', {});
-    } catch {
-      // A database that cannot be written (read-only start, full disk): the next pass tries again.
-    }
-  };
-  // A compress pass cut short (the tab closed, a crash) left FTS5's automerge off: set back at open.
-  restore();
 
   function phaseStates(): Record<LifecyclePhase, PhaseState> {
     const rows = new Map(driver.all<{ phase: LifecyclePhase; last_ok_at: number | null; failed_at: number | null; error: string | null }>('SELECT * FROM lifecycle_state').map((r) => [r.phase, r]));
@@ -161,7 +152,6 @@ export function createLifecycleService(env: Pick<EngineEnv, 'driver' | 'clock' |
     async run(opts: { phases: readonly LifecyclePhase[]; vacuum: boolean; signal?: AbortSignal }): Promise<LifecycleRunResult> {
       if (running) return { state: 'skipped', reason: 'running' };
       running = true;
-      restore();
       const reports: PhaseReport[] = [];
       let current: LifecyclePhase = opts.phases[0] ?? 'decay';
       const startedAt = (typeof performance === 'undefined' ? 0 : performance.timeOrigin) + performance.now();

@@ -4,14 +4,15 @@ import { fillEveryTable } from '../backup/test-fill';
 import { createEngine } from '../engine';
 import { expectOk } from '../testing';
 import type { SqlDriver } from './driver';
-import { automergeOff, createMergePacer, FTS_AUTOMERGE_DEFAULT, storedAutomerge, type FtsTable } from './fts-merge';
+import { createMergePacer, FTS_AUTOMERGE_DEFAULT, FTS_AUTOMERGE_ENGINE, storedAutomerge, type FtsTable } from './fts-merge';
 import { REINDEX_ROWS_PER_MERGE, reindexInSlices } from './fts-reindex-slices';
 import { migrations } from './migrations';
 
 /**
  * Issue 16: the reindex rewrote every full-text row with FTS5's automerge on, so segments were merged inside the
  * slices' COMMITs (3,177 ms at a million turns). Now automerge is off during the pass, merging is a bounded step
- * of its own, and automerge is back on at the end — or at the next open, when the pass was cut short.
+ * of its own. Since issue 19 automerge is off for good (the engine sets it off at every open; fts-merge-keeper.ts
+ * merges between calls), so a pass leaves it off at its end too.
  */
 const FTS: FtsTable[] = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
 const STEPS_PER_SLICE = 3;
@@ -41,7 +42,7 @@ const reopen = (t: Awaited<ReturnType<typeof filled>>) =>
   createEngine({ ...t.engine.env, log: t.log }, migrations);
 
 describe('reindex with FTS5 merging in bounded steps (issue 16)', () => {
-  it('turns automerge off for the pass, merges in bounded steps of their own, and sets it back at the end', async () => {
+  it('keeps automerge off for the pass, merges in bounded steps of their own, and leaves it off at the end', async () => {
     const t = await filled();
     const before = ftsDigest(t.driver);
     let tick = 0;
@@ -70,15 +71,15 @@ describe('reindex with FTS5 merging in bounded steps (issue 16)', () => {
       // A slice is at most three steps: three rows, or three bounded merges, or a mix.
       expect(s.rows + s.merges * ROWS_PER_STEP).toBeLessThanOrEqual(STEPS_PER_SLICE * ROWS_PER_STEP);
     }
-    // Off while rows were rewritten (every slice but the last), merged along the way and at the end, then FTS5's default.
-    for (const s of slices.slice(0, -1)) expect(s.automerge.some((v) => v === 0)).toBe(true);
+    // Off while rows were rewritten, merged along the way and at the end, and still off.
+    for (const s of slices) expect(s.automerge.every((v) => v === FTS_AUTOMERGE_ENGINE)).toBe(true);
     expect(slices.reduce((n, s) => n + s.merges, 0)).toBeGreaterThanOrEqual(Math.floor(report.messages / REINDEX_ROWS_PER_MERGE));
-    expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_DEFAULT));
+    expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_ENGINE));
     // The same index as before: every term in the same documents as often.
     expect(ftsDigest(t.driver)).toEqual(before);
   });
 
-  it('a reindex cut short leaves automerge off; the next open sets it back, and a new reindex finishes the job', async () => {
+  it('a reindex cut short leaves automerge off, as the next open does, and a new reindex finishes the job', async () => {
     const t = await filled(40);
     let slices = 0;
     const dying: SqlDriver = {
@@ -92,26 +93,26 @@ describe('reindex with FTS5 merging in bounded steps (issue 16)', () => {
     };
     let tick = 0;
     await expect(reindexInSlices(dying, { budgetMs: STEPS_PER_SLICE, now: () => ++tick })).rejects.toThrow('died');
-    // The slices that committed turned it off, and nothing set it back.
-    expect(storedAutomerge(t.driver, 'messages_fts')).toBe(0);
+    expect(storedAutomerge(t.driver, 'messages_fts')).toBe(FTS_AUTOMERGE_ENGINE);
     reopen(t);
-    expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_DEFAULT));
-    expect(t.log.lines.some((l) => l.event === 'fts.automerge-restored')).toBe(true);
+    expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_ENGINE));
     await reindexInSlices(t.driver);
-    expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_DEFAULT));
+    expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_ENGINE));
     expectOk(await t.engine.call('search.messages', { query: 'parseConfig' }));
   });
 
-  it('an open leaves automerge alone where nothing turned it off', async () => {
+  it('an open turns automerge off on every index that has it on (a database from before issue 19), once', async () => {
     const t = await filled(0);
-    automergeOff(t.driver, 'episodes_fts');
+    // What an older version left: FTS5's default, set back after its passes.
+    for (const f of FTS) t.driver.run(`INSERT INTO ${f} (${f}, rank) VALUES ('automerge', ${FTS_AUTOMERGE_DEFAULT})`);
+    const turnedOff = () => t.log.lines.filter((l) => l.event === 'fts.automerge-off').length;
+    const before = turnedOff();
     reopen(t);
-    expect(storedAutomerge(t.driver, 'episodes_fts')).toBe(FTS_AUTOMERGE_DEFAULT);
-    // Set back to the default: an index that never had it set stays unset on the next open.
-    const unset = FTS.filter((f) => f !== 'episodes_fts').map((f) => storedAutomerge(t.driver, f));
+    expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_ENGINE));
+    expect(turnedOff()).toBe(before + 1);
+    // Already off: the next open only reads.
     reopen(t);
-    expect(FTS.filter((f) => f !== 'episodes_fts').map((f) => storedAutomerge(t.driver, f))).toEqual(unset);
-    expect(unset.every((v) => v === null)).toBe(true);
+    expect(turnedOff()).toBe(before + 1);
   });
 });
 
@@ -135,7 +136,7 @@ describe('createMergePacer: one pacing for every pass that writes full-text rows
     expect(storedAutomerge(t.driver, 'messages_fts')).toBe(0);
   });
 
-  it('a pass resumed past its rows merges each index to the end with automerge off, then sets it back', async () => {
+  it('a pass resumed past its rows merges each index to the end with automerge off, and leaves it off', async () => {
     const t = await filled(40);
     const m = merged(t.driver);
     // A fresh pacer whose first call is finish(): the pass was cut short while merging at the end.
@@ -148,9 +149,9 @@ describe('createMergePacer: one pacing for every pass that writes full-text rows
     }
     expect(calls).toBeGreaterThan(0);
     expect(offWhileMerging.every(Boolean)).toBe(true);
-    // Every index was merged (in order) and is back on FTS5's default; a further call has nothing to do.
+    // Every index was merged (in order) and automerge is still off; a further call has nothing to do.
     expect([...new Set(m.tables)]).toEqual(FTS);
-    expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_DEFAULT));
+    expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_ENGINE));
     expect(pacer.finish()).toBe(false);
   });
 
@@ -160,6 +161,6 @@ describe('createMergePacer: one pacing for every pass that writes full-text rows
     const pacer = createMergePacer(m.driver, [], { every: 1 });
     expect([pacer.during(), pacer.during(), pacer.finish()]).toEqual([false, false, false]);
     expect(m.tables).toEqual([]);
-    expect(FTS.map((f) => storedAutomerge(t.driver, f)).every((v) => v === null)).toBe(true);
+    expect(FTS.map((f) => storedAutomerge(t.driver, f)).every((v) => v === FTS_AUTOMERGE_ENGINE)).toBe(true);
   });
 });

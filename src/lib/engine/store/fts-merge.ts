@@ -1,34 +1,32 @@
 import type { SqlDriver } from './driver';
 
 /**
- * FTS5 merges a full-text index's segments when a transaction that changed it commits ("automerge"): after a
- * long pass of writes, one COMMIT can merge for hundreds of milliseconds, in whichever call commits — a
- * background slice or someone's message (issue 19 measured 209 ms in the compress pass; issue 16 the reindex).
- * A long pass turns automerge off while it runs, merges a bounded piece now and then (FTS5's incremental
- * 'merge', which merges where 'usermerge' segments share a level, as automerge would), merges a piece a step at
- * its end until nothing is left, and sets FTS5's default back.
- *
- * The setting is stored in the index itself (its %_config table): a pass cut short (the window closed, the
- * worker died) would leave automerge off for good. So the engine, when it opens, sets it back on every index
- * whose stored setting is 0 (`restoreAutomergeAtOpen`): no pass runs before the engine is open, and none of
- * the engine's own code wants it off between passes.
+ * FTS5 merges a full-text index's segments when a transaction that changed it commits ("automerge"): whichever
+ * COMMIT writes the 64th leaf page since the last merge also merges 64 × levels pages — a background slice's or a
+ * person's message (issue 19 measured 209 ms in the compress pass, and an episode.record whose COMMIT wrote 316
+ * WAL pages, 78.8 ms; issue 16 the reindex). So the engine keeps automerge off on every index for good
+ * (`automergeOffAtOpen`, at every open: the setting is stored in the index's %_config table, so it also holds
+ * for a database an older version left with FTS5's default), and merging is done in bounded pieces of FTS5's
+ * incremental 'merge' (which merges where 'usermerge' segments share a level, as automerge would) outside any
+ * person's write: between calls by fts-merge-keeper.ts, and by the long passes that write many rows (reindex,
+ * import, compress: `createMergePacer`) along the way and at their end. FTS5's 'crisismerge' stays as a backstop
+ * (a COMMIT that leaves 16 segments on one level merges that level, automerge or not).
  */
 export const FTS_AUTOMERGE_DEFAULT = 4;
+/** The engine's setting: off (merging is the keeper's and the passes' work, see above). */
+export const FTS_AUTOMERGE_ENGINE = 0;
 /** Pages one bounded merge may work through. */
 export const FTS_MERGE_PAGES = 8;
 
 export type FtsTable = 'messages_fts' | 'summaries_fts' | 'memories_fts' | 'episodes_fts';
-const TABLES: readonly FtsTable[] = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
+export const FTS_TABLES: readonly FtsTable[] = ['messages_fts', 'summaries_fts', 'memories_fts', 'episodes_fts'];
 
 // FTS5 wants integers here and better-sqlite3 binds numbers as REAL: the (constant) numbers go in the SQL.
 const setAutomerge = (driver: SqlDriver, table: FtsTable, n: number) =>
   driver.run(`INSERT INTO ${table} (${table}, rank) VALUES ('automerge', ${Math.trunc(n)})`);
 
-/** Automerge off on `table` until `automergeOn` (or until an engine opens it again). */
-export const automergeOff = (driver: SqlDriver, table: FtsTable): void => void setAutomerge(driver, table, 0);
-
-/** FTS5's default back on `table`. */
-export const automergeOn = (driver: SqlDriver, table: FtsTable): void => void setAutomerge(driver, table, FTS_AUTOMERGE_DEFAULT);
+/** Automerge off on `table` (the engine's setting). */
+export const automergeOff = (driver: SqlDriver, table: FtsTable): void => void setAutomerge(driver, table, FTS_AUTOMERGE_ENGINE);
 
 /** One bounded piece of merging on `table`; false when there was nothing left to merge. */
 export function mergeStep(driver: SqlDriver, table: FtsTable, pages = FTS_MERGE_PAGES): boolean {
@@ -43,12 +41,15 @@ export function storedAutomerge(driver: SqlDriver, table: FtsTable): number | nu
   return driver.get<{ v: number }>(`SELECT v FROM ${table}_config WHERE k = 'automerge'`)?.v ?? null;
 }
 
-/** At open: automerge back on every index a pass turned it off on and did not finish. Returns those indexes. */
-export function restoreAutomergeAtOpen(driver: SqlDriver): FtsTable[] {
+/**
+ * At open: automerge off on every index where it is not (a database from before issue 19, a fresh one: FTS5's
+ * default is on). A read, and a write only then. Returns the indexes it turned off.
+ */
+export function automergeOffAtOpen(driver: SqlDriver): FtsTable[] {
   const present = new Set(driver.all<{ name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '%_fts_config'").map((r) => r.name));
-  const off = TABLES.filter((t) => present.has(`${t}_config`) && storedAutomerge(driver, t) === 0);
-  if (off.length) driver.transaction(() => off.forEach((t) => automergeOn(driver, t)));
-  return off;
+  const on = FTS_TABLES.filter((t) => present.has(`${t}_config`) && storedAutomerge(driver, t) !== FTS_AUTOMERGE_ENGINE);
+  if (on.length) driver.transaction(() => on.forEach((t) => automergeOff(driver, t)));
+  return on;
 }
 
 /** Steps between two bounded merges while a pass writes rows (each slice's COMMIT adds a segment per index). */
@@ -62,8 +63,8 @@ export interface MergePacer {
    */
   during(table?: FtsTable): boolean;
   /**
-   * After the pass's last row: one bounded merge per call, true while merging is left; then automerge back on.
-   * A pass that resumes past its rows (cut short while merging at the end) starts here: automerge goes off first.
+   * After the pass's last row: one bounded merge per call, true while merging is left (automerge stays off: the
+   * engine's setting). A pass that resumes past its rows (cut short while merging at the end) starts here.
    */
   finish(): boolean;
 }
@@ -71,9 +72,10 @@ export interface MergePacer {
 /**
  * The one way a pass that writes full-text rows in slices merges FTS5 segments (issue 16: maintenance.reindex,
  * fts-reindex-slices.ts, and backup import apply, whose slices spent up to a third of their time in the COMMIT
- * where automerge merged): automerge off while the pass writes, a bounded merge every few steps, each index
- * merged to the end a bounded piece a step, automerge back on. The engine sets it back at open if the pass is cut
- * short. A step is whatever the pass makes it (a row, a few rows): `every` says how many steps a merge pays for.
+ * where automerge merged): automerge off (already, where an engine opened the database), a bounded merge every few
+ * steps, each index merged to the end a bounded piece a step. A pass writes many segments between the keeper's
+ * tasks (fts-merge-keeper.ts), so it merges its own. A step is whatever the pass makes it (a row, a few rows):
+ * `every` says how many steps a merge pays for.
  */
 export function createMergePacer(driver: SqlDriver, tables: readonly FtsTable[], opts: { pages?: number; every?: number } = {}): MergePacer {
   const every = opts.every ?? MERGE_EVERY_STEPS;
@@ -99,7 +101,6 @@ export function createMergePacer(driver: SqlDriver, tables: readonly FtsTable[],
       if (!t) return false;
       turnOff();
       if (mergeStep(driver, t, opts.pages)) return true;
-      automergeOn(driver, t);
       return finishing++ < tables.length - 1;
     },
   };
@@ -113,7 +114,7 @@ export function createMergePacer(driver: SqlDriver, tables: readonly FtsTable[],
  * longest 11.5 ms, 82 ms in all). Doing that in a foreground COMMIT would stall someone (issue 16), so the lifecycle
  * pass does it in the background, a bounded piece a step: FTS5's 'merge' with a negative page count starts a merge
  * of every segment into one, positive ones carry it on (FTS5 stores a merge in progress in the index, so a pass cut
- * short resumes where it stopped — and an automerge in a later COMMIT carries it on by as many pages as it wrote).
+ * short resumes where it stopped — and the merge keeper's next piece carries it on, fts-merge-keeper.ts).
  *
  * The signal is the index's own shape: the share of its pages outside the biggest segment, which grows with what was
  * written since the last full merge (a merged index is one segment; each record adds one, automerge merges them

@@ -180,7 +180,7 @@ export function keepWalSmall(driver: SqlDriver, opts: WalKeeperOptions): WalKeep
 }
 
 /** The task's turn: a MessageChannel message, behind the calls already queued at the worker (see above). */
-function defaultSchedule(): (run: () => void) => void {
+export function defaultSchedule(): (run: () => void) => void {
   const turn = macrotaskTurns();
   return (run) => void turn().then(run);
 }

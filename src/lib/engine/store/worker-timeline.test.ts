@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestEngine, expectOk } from '../testing';
 import type { SqlDriver } from './driver';
 import { runInSlices } from './slices';
-import { neitherSpans, noteTimeline, recordTimeline, TIMELINE_KEPT, timelineBetween, waitBreakdown, waitCause, type TimelineEntry } from './worker-timeline';
+import { BIG_COMMIT_PAGES, callCommitPages, entryWords, neitherSpans, noteTimeline, recordTimeline, TIMELINE_KEPT, timelineBetween, waitBreakdown, waitCause, type TimelineEntry } from './worker-timeline';
 
 const call = (at: number, ms: number, method: string): TimelineEntry => ({ kind: 'call', at, ms, method });
 
@@ -162,5 +162,27 @@ describe('the worker timeline', () => {
     expect(slices).toBe(5);
     expect(got.filter((e) => e.kind === 'call').map((e) => Object.keys(e).sort())).toContainEqual(['at', 'kind', 'method', 'ms']);
     expect(got.some((e) => e.kind === 'call' && e.method === 'session.list')).toBe(true);
+  });
+});
+
+describe('the WAL pages calls appended over a whole run (issue 19: no person’s COMMIT merging FTS5 segments)', () => {
+  afterEach(() => recordTimeline(false));
+  it('keeps per method the most pages one call appended and how many reached BIG_COMMIT_PAGES, beyond the ring, until turned off', () => {
+    const io = (walPages: number) => ({ io: { walPages, dbPages: 0, flushes: 1, flushMs: 1 } });
+    noteTimeline('call', 0, 1, 'episode.record', io(400));
+    expect(callCommitPages()).toEqual({}); // not recording: nothing
+    recordTimeline(true);
+    noteTimeline('call', 0, 1, 'episode.record', io(12));
+    noteTimeline('call', 1, 1, 'episode.record', io(BIG_COMMIT_PAGES + 216));
+    for (let i = 0; i < TIMELINE_KEPT; i++) noteTimeline('call', 2 + i, 1, 'session.list', io(0));
+    noteTimeline('call', 9e6, 1, 'episode.record', io(BIG_COMMIT_PAGES - 1));
+    noteTimeline('keeper', 9e6, 5, 'merge', io(300)); // a task of its own: not a call's COMMIT
+    expect(callCommitPages()).toEqual({ 'episode.record': { most: 316, big: 1, calls: 3 }, 'session.list': { most: 0, big: 0, calls: TIMELINE_KEPT } });
+    recordTimeline(false);
+    expect(callCommitPages()).toEqual({});
+  });
+
+  it('names a merge task in a few words, without frames', () => {
+    expect(entryWords({ kind: 'keeper', method: 'merge', at: 0, ms: 3.21, io: { walPages: 9, dbPages: 0, flushes: 0, flushMs: 0 } })).toBe('FTS merge task 3.2 ms (9 WAL / 0 db pages, 0 flushes 0 ms)');
   });
 });

@@ -13,12 +13,15 @@
  * through the worker's API (DbWorkerApi.recordTimeline) — production never pays for it.
  */
 export interface TimelineEntry {
-  /** 'keeper': a WAL keeper checkpoint (wal-keeper.ts) — in a task of its own ('soon') or after a call's COMMIT ('must'). */
+  /**
+   * 'keeper': a WAL keeper checkpoint (wal-keeper.ts) — in a task of its own ('soon') or after a call's COMMIT
+   * ('must') — or a piece of FTS5 segment merging in a task of its own ('merge': fts-merge-keeper.ts).
+   */
   kind: 'slice' | 'checkpoint' | 'call' | 'keeper';
   /** ms since the epoch (performance.timeOrigin + now()). */
   at: number;
   ms: number;
-  /** A call's engine method; a keeper checkpoint's 'soon' or 'must'. */
+  /** A call's engine method; a keeper checkpoint's 'soon' or 'must'; 'merge' for a merge task. */
   method?: string;
   /** What the entry wrote to the files (io-counters.ts), where counted: WAL pages, database-file pages, flushes. */
   io?: TimelineIo;
@@ -38,10 +41,26 @@ const ring: TimelineEntry[] = [];
 let next = 0;
 let recording = false;
 
+/**
+ * Per call method while recording: the most WAL pages one call appended, and how many appended BIG_COMMIT_PAGES or
+ * more — over the whole run, where the ring keeps only its last entries (issue 19: does any person's COMMIT still
+ * merge FTS5 segments?). Counts, no content.
+ */
+export interface CommitPages {
+  most: number;
+  big: number;
+  calls: number;
+}
+let commitPages: Record<string, CommitPages> = {};
+
+/** What `commitPages` holds since the timeline was turned on. */
+export const callCommitPages = (): Record<string, CommitPages> => ({ ...commitPages });
+
 /** Drops every kept entry. */
 function clearTimeline(): void {
   ring.length = 0;
   next = 0;
+  commitPages = {};
 }
 
 /** Turns the timeline on or off (off: what was kept is dropped). */
@@ -61,6 +80,12 @@ export function noteTimeline(kind: TimelineEntry['kind'], startedAt: number, ms:
   const e: TimelineEntry = method === undefined ? { kind, at: origin() + startedAt, ms } : { kind, at: origin() + startedAt, ms, method };
   if (extra?.io) e.io = extra.io;
   if (extra?.frames !== undefined) e.frames = extra.frames;
+  if (kind === 'call' && method !== undefined && extra?.io) {
+    const c = (commitPages[method] ??= { most: 0, big: 0, calls: 0 });
+    c.calls++;
+    c.most = Math.max(c.most, extra.io.walPages);
+    if (extra.io.walPages >= BIG_COMMIT_PAGES) c.big++;
+  }
   if (ring.length < TIMELINE_KEPT) ring.push(e);
   else ring[next] = e;
   next = (next + 1) % TIMELINE_KEPT;
@@ -138,7 +163,7 @@ const within = (outer: TimelineEntry, e: TimelineEntry): boolean => e !== outer 
 
 /** What ran, when it is not a call. */
 const taskWords = (e: TimelineEntry): string =>
-  e.kind === 'keeper' ? `keeper checkpoint (${e.method})` : e.kind === 'slice' ? 'clean-up slice' : 'checkpoint between slices';
+  e.kind === 'keeper' && e.method === 'merge' ? 'FTS merge task' : e.kind === 'keeper' ? `keeper checkpoint (${e.method})` : e.kind === 'slice' ? 'clean-up slice' : 'checkpoint between slices';
 
 const ioWords = (io: TimelineIo | undefined): string => (io ? `${io.walPages} WAL / ${io.dbPages} db pages, ${io.flushes} flushes ${io.flushMs} ms` : 'io not counted');
 
@@ -146,7 +171,7 @@ const ioWords = (io: TimelineIo | undefined): string => (io ? `${io.walPages} WA
 export function entryWords(e: TimelineEntry): string {
   const ms = Math.round(e.ms * 10) / 10;
   if (e.kind === 'call') return `${e.method} ${ms} ms (${ioWords(e.io)})`;
-  return `${taskWords(e)} ${ms} ms${e.kind === 'keeper' ? ` at ${e.frames ?? '?'} frames` : ''} (${ioWords(e.io)})`;
+  return `${taskWords(e)} ${ms} ms${e.kind === 'keeper' && e.method !== 'merge' ? ` at ${e.frames ?? '?'} frames` : ''} (${ioWords(e.io)})`;
 }
 
 /** What a call was, by what it wrote: a read, a write, a COMMIT of many WAL pages, one that checkpointed into the database file. */
