@@ -5,7 +5,8 @@
  * the in-memory engine; every turn.prepare answer and every row of every table are compared with what the engine
  * before the change produced on the same script — kept as a SHA-256 per answer and per table, so a difference names
  * where it is (tests/fixtures/turn-prepare-golden.json, written by this file with TURN_GOLDEN_WRITE=1 on main at
- * e4573d5). Fixed clock and sequential ids make both runs deterministic.
+ * e4573d5; its FTS5 entries rewritten as index instances at ab59be1, before the merge keeper changed the segment
+ * layout). Fixed clock and sequential ids make both runs deterministic.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,15 +35,30 @@ const TURNS = [
   'Can processPayment be idempotent?',
 ];
 
-/** Every row of every table, in rowid order (blobs as hex), for a byte-for-byte comparison. */
+/**
+ * An FTS5 index's segment layout (its `_data`, `_idx` and `_config` rows) depends on when segments are merged, which
+ * is the merge keeper's business, not the turn's; what the index holds is compared instead: every (term, row,
+ * column, offset) instance, read through an fts5vocab table.
+ */
+const FTS_LAYOUT = /_(data|idx|config)$/;
+
+/** Every row of every table, in rowid order (blobs as hex), for a byte-for-byte comparison; FTS5 indexes by content. */
 function allRows(driver: SqlDriver): Record<string, unknown[]> {
   const tables = driver.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name");
+  const fts = driver.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%' ORDER BY name").map((t) => t.name);
+  const shadow = (name: string) => fts.some((f) => name.startsWith(`${f}_`) && FTS_LAYOUT.test(name.slice(f.length)));
   const out: Record<string, unknown[]> = {};
   for (const { name } of tables) {
+    if (shadow(name)) continue;
     const withoutRowid = /WITHOUT ROWID/i.test(driver.get<{ sql: string }>('SELECT sql FROM sqlite_master WHERE name = ?', [name])?.sql ?? '');
     const rows = driver.all<Record<string, unknown>>(`SELECT * FROM "${name}"${withoutRowid ? '' : ' ORDER BY rowid'}`);
     out[name] = rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v instanceof Uint8Array ? Buffer.from(v).toString('hex') : typeof v === 'bigint' ? String(v) : v])));
     if (withoutRowid) out[name].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+  }
+  for (const name of fts) {
+    driver.run(`CREATE VIRTUAL TABLE temp."${name}_golden" USING fts5vocab(main, "${name}", 'instance')`);
+    out[`${name} instances`] = driver.all(`SELECT term, doc, col, offset FROM temp."${name}_golden" ORDER BY term, doc, col, offset`);
+    driver.run(`DROP TABLE temp."${name}_golden"`);
   }
   return out;
 }
