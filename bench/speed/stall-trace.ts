@@ -18,7 +18,8 @@
  *     --out /tmp/stall-trace.json   # + /tmp/stall-trace-<run>.trace.json (the raw traces, for chrome://tracing)
  */
 import type { CDPSession } from '@playwright/test';
-import { createWriteStream, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -117,8 +118,24 @@ async function traced(run: number): Promise<{ file: string; stalls: StallReport[
   }
 }
 
-/** The trace's events (the stream is one JSON object with `traceEvents`). */
-const readTrace = (file: string): TraceEvent[] => (JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+/**
+ * The trace's events (the stream is one JSON object with `traceEvents`, one event a line). Read a line at a time: at
+ * 100,000 turns the trace is past 512 MB, longer than a string V8 can hold (ERR_STRING_TOO_LONG in one readFileSync).
+ */
+async function readTrace(file: string): Promise<TraceEvent[]> {
+  const events: TraceEvent[] = [];
+  for await (const raw of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    // The last event's line also closes the list and opens the metadata: `…}],"metadata":`.
+    const line = raw.trim().replace(/\],"metadata":$/, '').replace(/,$/, '');
+    if (!line.startsWith('{"') || line.startsWith('{"traceEvents"')) continue;
+    try {
+      events.push(JSON.parse(line) as TraceEvent);
+    } catch {
+      // The metadata object's line, not an event.
+    }
+  }
+  return events;
+}
 
 /** The thread's kernel split over [fromMs, +ms] epoch ms (the trace's clock is CLOCK_MONOTONIC: ts µs = monotonic µs). */
 const schedOf = (sched: Sched, c: ThreadClock, fromMs: number, ms: number) => {
@@ -199,7 +216,7 @@ const results: unknown[] = [];
 try {
   for (let run = 1; run <= Number(values.runs); run++) {
     const { file, stalls, marks, load, sched } = await traced(run);
-    const events = readTrace(file);
+    const events = await readTrace(file);
     const a = analyse(events, stalls, marks, sched);
     log(`run ${run}: load ${load.join('→')}, ${events.length} trace events, clock drift db ${a.driftMs.dbMs.toFixed(3)} / page ${a.driftMs.pageMs.toFixed(3)} ms, threads ${a.threads.db.name} / ${a.threads.page.name}`);
     for (const s of stalls) log(`  ${s.job}: longest ${s.maxWaitMs.toFixed(1)} ms, p95 ${s.p95WaitMs.toFixed(1)}`);
