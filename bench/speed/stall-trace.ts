@@ -161,9 +161,13 @@ const helpersOf = (sched: Sched, pid: number, fromUs: number, toUs: number) => {
 
 function analyse(events: TraceEvent[], stalls: StallReport[], marks: Record<string, number>, sched: Sched) {
   const clock = (who: string, when: string) => clockFromMark(events, `stall-trace-${who}-${when}`, marks[`stall-trace-${who}-${when}`]!);
-  const db = clock('db', 'start');
-  const pg = clock('page', 'start');
-  const drift = { dbMs: clock('db', 'end').offsetMs - db.offsetMs, pageMs: clock('page', 'end').offsetMs - pg.offsetMs };
+  // The trace is recorded continuously into a ring buffer: on a long run (100,000 turns) its start, the start marks
+  // with it, is overwritten. Then the end marks give the clocks (and no drift is measured: NaN).
+  const has = (name: string) => events.some((e) => e.name === name && e.cat.includes('blink.user_timing'));
+  const whence = has('stall-trace-db-start') && has('stall-trace-page-start') ? 'start' : 'end';
+  const db = clock('db', whence);
+  const pg = clock('page', whence);
+  const drift = whence === 'start' ? { dbMs: clock('db', 'end').offsetMs - db.offsetMs, pageMs: clock('page', 'end').offsetMs - pg.offsetMs } : { dbMs: NaN, pageMs: NaN };
   const threadName = (c: ThreadClock) => events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === c.pid && e.tid === c.tid)?.args?.name;
   const on = (c: ThreadClock) => events.filter((e) => e.pid === c.pid && e.tid === c.tid);
   const dbEvents = on(db);
@@ -216,6 +220,8 @@ const results: unknown[] = [];
 try {
   for (let run = 1; run <= Number(values.runs); run++) {
     const { file, stalls, marks, load, sched } = await traced(run);
+    // The stall reports first: the trace's analysis can fail (a trace too long to read) after a run of minutes.
+    writeFileSync(resolve(values.out!.replace(/\.json$/, `-${run}.stalls.json`)), `${JSON.stringify({ load, marks, stalls }, null, 1)}\n`);
     const events = await readTrace(file);
     const a = analyse(events, stalls, marks, sched);
     log(`run ${run}: load ${load.join('→')}, ${events.length} trace events, clock drift db ${a.driftMs.dbMs.toFixed(3)} / page ${a.driftMs.pageMs.toFixed(3)} ms, threads ${a.threads.db.name} / ${a.threads.page.name}`);
