@@ -1,7 +1,8 @@
 /**
  * What makes one reindex slice long on a big store (issue 16 item 5: at a million turns one slice of 237.5 ms, its
  * COMMIT most of it). maintenance.reindex's slices (fts-reindex-slices.ts) on a copy of a native store, in WAL mode
- * with the page budget the browser uses (pages counted from the WAL file's size: automatic checkpoints off), each
+ * with the page budget the browser uses (pages counted from the WAL file's size: automatic checkpoints off, the tool
+ * truncates the WAL between slices now and then), each
  * statement and COMMIT timed (cpu-timed.ts); for the slowest slices, the FTS5 structure of the index being written
  * before and after (levels: segments, their leaf pages, a merge in progress) — where a COMMIT's crisis merge or a
  * 'merge' statement's unbounded term shows.
@@ -26,12 +27,27 @@ copyFileSync(src, work);
 const db = new Database(work);
 db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;');
 const pageSize = db.pragma('page_size', { simple: true }) as number;
-const walPages = () => {
+// Pages appended to the WAL: its size, plus what earlier checkpoints truncated away.
+let truncated = 0;
+const walNow = () => {
   try {
     return Math.max(0, Math.floor((statSync(`${work}-wal`).size - 32) / (pageSize + 24)));
   } catch {
     return 0;
   }
+};
+const walPages = () => truncated + walNow();
+/**
+ * Between slices, past WAL_TRUNCATE_PAGES: a checkpoint that truncates the WAL (a first run never checkpointed: at a
+ * million turns its WAL reached 15 GB, and every page read searched a wal-index of ~900 hash tables — the late slices
+ * were slower for that alone).
+ */
+const WAL_TRUNCATE_PAGES = 20_000;
+const truncateWal = () => {
+  const n = walNow();
+  if (n < WAL_TRUNCATE_PAGES) return;
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  truncated += n;
 };
 const structure = (table: string): FtsStructure | null => {
   const row = db.prepare(`SELECT block FROM ${table}_data WHERE id = 10`).get() as { block: Uint8Array } | undefined;
@@ -60,7 +76,8 @@ await reindexInSlices(timed, {
     const after = Object.fromEntries(tables.map((t) => [t, brief(structure(t))]));
     slices.push({ n: slices.length, ms, cpu: c - c0, commitCpu, steps: timing.steps, commitMs: timing.commitMs, pages: pages - pages0, longestMerge: longest.cpu, mergeSql: longest.sql.match(/INTO (\w+)/)?.[1] ?? '', before, after });
     before = after;
-    pages0 = pages;
+    truncateWal();
+    pages0 = walPages();
     c0 = cpuMs();
     parts = [];
   },
