@@ -18,7 +18,8 @@
  *     --out /tmp/stall-trace.json   # + /tmp/stall-trace-<run>.trace.json (the raw traces, for chrome://tracing)
  */
 import type { CDPSession } from '@playwright/test';
-import { createWriteStream, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -117,8 +118,24 @@ async function traced(run: number): Promise<{ file: string; stalls: StallReport[
   }
 }
 
-/** The trace's events (the stream is one JSON object with `traceEvents`). */
-const readTrace = (file: string): TraceEvent[] => (JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+/**
+ * The trace's events (the stream is one JSON object with `traceEvents`, one event a line). Read a line at a time: at
+ * 100,000 turns the trace is past 512 MB, longer than a string V8 can hold (ERR_STRING_TOO_LONG in one readFileSync).
+ */
+async function readTrace(file: string): Promise<TraceEvent[]> {
+  const events: TraceEvent[] = [];
+  for await (const raw of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    // The last event's line also closes the list and opens the metadata: `…}],"metadata":`.
+    const line = raw.trim().replace(/\],"metadata":$/, '').replace(/,$/, '');
+    if (!line.startsWith('{"') || line.startsWith('{"traceEvents"')) continue;
+    try {
+      events.push(JSON.parse(line) as TraceEvent);
+    } catch {
+      // The metadata object's line, not an event.
+    }
+  }
+  return events;
+}
 
 /** The thread's kernel split over [fromMs, +ms] epoch ms (the trace's clock is CLOCK_MONOTONIC: ts µs = monotonic µs). */
 const schedOf = (sched: Sched, c: ThreadClock, fromMs: number, ms: number) => {
@@ -144,9 +161,13 @@ const helpersOf = (sched: Sched, pid: number, fromUs: number, toUs: number) => {
 
 function analyse(events: TraceEvent[], stalls: StallReport[], marks: Record<string, number>, sched: Sched) {
   const clock = (who: string, when: string) => clockFromMark(events, `stall-trace-${who}-${when}`, marks[`stall-trace-${who}-${when}`]!);
-  const db = clock('db', 'start');
-  const pg = clock('page', 'start');
-  const drift = { dbMs: clock('db', 'end').offsetMs - db.offsetMs, pageMs: clock('page', 'end').offsetMs - pg.offsetMs };
+  // The trace is recorded continuously into a ring buffer: on a long run (100,000 turns) its start, the start marks
+  // with it, is overwritten. Then the end marks give the clocks (and no drift is measured: NaN).
+  const has = (name: string) => events.some((e) => e.name === name && e.cat.includes('blink.user_timing'));
+  const whence = has('stall-trace-db-start') && has('stall-trace-page-start') ? 'start' : 'end';
+  const db = clock('db', whence);
+  const pg = clock('page', whence);
+  const drift = whence === 'start' ? { dbMs: clock('db', 'end').offsetMs - db.offsetMs, pageMs: clock('page', 'end').offsetMs - pg.offsetMs } : { dbMs: NaN, pageMs: NaN };
   const threadName = (c: ThreadClock) => events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === c.pid && e.tid === c.tid)?.args?.name;
   const on = (c: ThreadClock) => events.filter((e) => e.pid === c.pid && e.tid === c.tid);
   const dbEvents = on(db);
@@ -199,7 +220,9 @@ const results: unknown[] = [];
 try {
   for (let run = 1; run <= Number(values.runs); run++) {
     const { file, stalls, marks, load, sched } = await traced(run);
-    const events = readTrace(file);
+    // The stall reports first: the trace's analysis can fail (a trace too long to read) after a run of minutes.
+    writeFileSync(resolve(values.out!.replace(/\.json$/, `-${run}.stalls.json`)), `${JSON.stringify({ load, marks, stalls }, null, 1)}\n`);
+    const events = await readTrace(file);
     const a = analyse(events, stalls, marks, sched);
     log(`run ${run}: load ${load.join('→')}, ${events.length} trace events, clock drift db ${a.driftMs.dbMs.toFixed(3)} / page ${a.driftMs.pageMs.toFixed(3)} ms, threads ${a.threads.db.name} / ${a.threads.page.name}`);
     for (const s of stalls) log(`  ${s.job}: longest ${s.maxWaitMs.toFixed(1)} ms, p95 ${s.p95WaitMs.toFixed(1)}`);
