@@ -13,7 +13,7 @@ import { migrate } from './store/migrate';
 import { classifySqliteError } from './store/sqlite-errors';
 import { resumableTransaction } from './store/driver';
 import { ensureSegmenterVersion } from './store/fts-reindex';
-import { automergeOffAtOpen } from './store/fts-merge';
+import { automergeAtOpen, automergeFor } from './store/fts-merge';
 import { keepSegmentsMerged } from './store/fts-merge-keeper';
 import { createSessionChangeLog, type SessionChangeSet } from './store/session-changes';
 import { noteTimeline, timelineRecording } from './store/worker-timeline';
@@ -45,6 +45,8 @@ export interface Engine {
   handle(req: EngineRequest): Promise<IpcResponse<unknown>>;
   call<M extends Method>(method: M, input: Input<M>, opts?: { opId?: string }): Promise<IpcResponse<Output<M>>>;
   onChange(listener: (change: ChangeEvent) => void): () => void;
+  /** Rows the engine's own upkeep changed (the merge keeper's FTS5 pieces): no view shows them (host/db-host.ts). */
+  upkeepChanges(): number;
   close(): void;
 }
 
@@ -66,15 +68,16 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
   // ARCHITECTURE §5: an index built by another segmenter (ICU, rules) is rebuilt before the first query.
   ensureSegmenterVersion(env);
   // FTS5's automerge off on every text index (issue 19): segments are merged between calls by the merge keeper,
-  // never in a person's COMMIT (store/fts-merge.ts). A database opened read-only keeps it as it is: searching works
-  // either way, and nothing writes.
+  // never in a person's COMMIT (store/fts-merge.ts) — in the browser; the Node hosts keep FTS5's own merging. A
+  // database opened read-only keeps it as it is: searching works either way, and nothing writes.
+  const merging = env.ftsMerging ?? 'keeper';
   try {
-    const turnedOff = automergeOffAtOpen(env.driver);
-    if (turnedOff.length) env.log.info('fts.automerge-off', { indexes: turnedOff.length });
+    const set = automergeAtOpen(env.driver, merging);
+    if (set.length) env.log.info('fts.automerge-set', { indexes: set.length, automerge: automergeFor(merging) });
   } catch (err) {
-    env.log.warn('fts.automerge-off-failed', { cause: err instanceof Error ? err.name : 'unknown' });
+    env.log.warn('fts.automerge-set-failed', { cause: err instanceof Error ? err.name : 'unknown' });
   }
-  const merges = keepSegmentsMerged(env.driver);
+  const merges = merging === 'keeper' ? keepSegmentsMerged(env.driver) : null;
   // A write's new rows get ids derived from its op id, so the same write applied again creates the same ids.
   const ids = opScopedIds(env.ids);
   const services = createServices({ ...env, ids: ids.next });
@@ -115,15 +118,15 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
       if (spec.write && spec.twoStep) {
         const steps = handler(parsed.data) as TwoStep<unknown, unknown>;
         const written = runWrite(method, req, () => steps.write(), steps.syncInThen === true);
-        merges.wrote();
+        merges?.wrote();
         announce(method);
         data = await steps.then(written ?? null);
         // Its second step may have written too (a clean-up's slices, an import's).
-        merges.wrote();
+        merges?.wrote();
         if (steps.announceAfter) announce(method);
       } else if (spec.write) {
         data = runWrite(method, req, () => handler(parsed.data));
-        merges.wrote();
+        merges?.wrote();
         announce(method);
       } else if (spec.memoryQuery) {
         const run = await memoryQueries.run(() => handler(parsed.data));
@@ -193,9 +196,10 @@ export function createEngine(env: EngineEnv, migrations: readonly Migration[]): 
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    upkeepChanges: () => merges?.changes ?? 0,
     close: () => {
       services.embeddings.semantic.dispose(); // the vector-search worker of this database ends with it
-      merges.close(); // a merge task still queued must not run on the closed connection
+      merges?.close(); // a merge task still queued must not run on the closed connection
       env.driver.close();
     },
   };

@@ -7,6 +7,7 @@ import type { RetrievalConfig } from '../domain/recall/config';
 import type { ProjectFileStore } from './files/project-file-store';
 import type { ImportTuning } from './imports/import-service';
 import type { EmbedFn } from './embeddings/semantic-service';
+import type { FtsMerging } from './store/fts-merge';
 
 /** What every handler factory receives. */
 export interface EngineEnv {
@@ -27,4 +28,6 @@ export interface EngineEnv {
   readonly imports?: Partial<ImportTuning>;
   /** How a question is embedded (issue 18); default: the configured endpoint's POST /embeddings. The recall benchmark passes a cached one. */
   readonly embed?: EmbedFn;
+  /** How FTS5 segments are merged (store/fts-merge.ts FtsMerging): 'keeper' (default) or 'automerge' (the Node hosts). */
+  readonly ftsMerging?: FtsMerging;
 }

@@ -136,6 +136,9 @@ export function openFileEngine(opts: OpenFileOptions): FileEngine {
       storage: { kind: 'memory' as const, reason: 'node-file-database' },
       startedAt: clock.now(),
       files: fsProjectFileStore(sidecarDir(dbPath)),
+      // FTS5's own merging at COMMITs: a command answers and exits, with no calls to merge between, and a merge task
+      // would take the write lock other processes wait on (store/fts-merge.ts FtsMerging).
+      ftsMerging: 'automerge' as const,
     };
     diskMigrations ??= loadMigrationsFromDisk();
     const migrations = diskMigrations;

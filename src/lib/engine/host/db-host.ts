@@ -267,7 +267,8 @@ export function createDbHost(opts: DbHostOptions): DbHost {
    * announced even if it changed nothing — one extra re-query, never a missed change.
    */
   function announceChanges(opened: Engine): void {
-    const changeCount = () => opened.env.driver.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? -1;
+    // Less the rows the engine's upkeep changed between calls (FTS5 merge pieces): nothing a view shows.
+    const changeCount = () => (opened.env.driver.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? -1) - opened.upkeepChanges();
     let seen = changeCount();
     opened.onChange((c) => {
       const now = changeCount();

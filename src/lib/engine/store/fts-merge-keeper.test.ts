@@ -3,7 +3,7 @@ import { createEngine } from '../engine';
 import { createTestEngine, expectOk } from '../testing';
 import { macrotaskTurns } from '../admission';
 import type { SqlDriver } from './driver';
-import { FTS_AUTOMERGE_ENGINE, FTS_TABLES, storedAutomerge } from './fts-merge';
+import { FTS_AUTOMERGE_DEFAULT, FTS_AUTOMERGE_ENGINE, FTS_TABLES, storedAutomerge } from './fts-merge';
 import { keepSegmentsMerged } from './fts-merge-keeper';
 import { migrations } from './migrations';
 
@@ -134,5 +134,30 @@ describe('FTS5 segments are merged between calls, never in a person’s COMMIT (
     tasks.shift()?.();
     expect(keeper.pieces).toBe(0);
     expect(segments(t.driver)).toHaveLength(5);
+  });
+});
+
+describe('the Node hosts keep FTS5’s own merging (EngineEnv.ftsMerging)', () => {
+  it('an engine opened with automerge merging sets it back on where a browser engine left it off, runs no keeper task, and a reindex puts it back as it found it', async () => {
+    const t = await createTestEngine();
+    expect(FTS_TABLES.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS_TABLES.map(() => FTS_AUTOMERGE_ENGINE));
+    const node = createEngine({ ...t.engine.env, ftsMerging: 'automerge' }, migrations);
+    expect(FTS_TABLES.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS_TABLES.map(() => FTS_AUTOMERGE_DEFAULT));
+    const session = expectOk(await node.call('session.create', { title: 'node' }));
+    for (let i = 0; i < 3; i++) expectOk(await node.call('message.append', { sessionId: session.id, role: 'user', content: body(i, 200) }));
+    const turn = macrotaskTurns();
+    for (let i = 0; i < 3; i++) await turn();
+    expect(node.upkeepChanges()).toBe(0);
+    expectOk(await node.call('maintenance.reindex', {}));
+    expect(FTS_TABLES.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS_TABLES.map(() => FTS_AUTOMERGE_DEFAULT));
+  });
+
+  it('a browser engine’s merge pieces are counted as upkeep, not as changes a view shows', async () => {
+    const t = await createTestEngine();
+    const session = expectOk(await t.engine.call('session.create', { title: 'browser' }));
+    for (let i = 0; i < 6; i++) expectOk(await t.engine.call('message.append', { sessionId: session.id, role: 'user', content: body(i, 1200) }));
+    const turn = macrotaskTurns();
+    for (let i = 0; i < 40; i++) await turn();
+    expect(t.engine.upkeepChanges()).toBeGreaterThan(0);
   });
 });

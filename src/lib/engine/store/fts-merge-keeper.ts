@@ -41,6 +41,8 @@ export interface FtsMergeKeeper {
   close(): void;
   /** Pieces that merged something, so far. */
   readonly pieces: number;
+  /** Rows its pieces changed so far (SQLite's total_changes), which no view shows: the DB host leaves them out. */
+  readonly changes: number;
 }
 
 export function keepSegmentsMerged(driver: SqlDriver, opts: FtsMergeKeeperOptions = {}): FtsMergeKeeper {
@@ -51,6 +53,8 @@ export function keepSegmentsMerged(driver: SqlDriver, opts: FtsMergeKeeperOption
   let closed = false;
   let turn = 0;
   let pieces = 0;
+  let changes = 0;
+  const totalChanges = () => driver.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? 0;
 
   const ask = (): void => {
     if (queued || closed || tables.length === 0) return;
@@ -81,7 +85,12 @@ export function keepSegmentsMerged(driver: SqlDriver, opts: FtsMergeKeeperOption
       // At synchronous NORMAL (resumableTransaction): a merged piece is only the index reorganised, so it need not
       // pay a flush of its own (2 per piece in the lifecycle benchmark, 8–26 ms each on a loaded machine); the next
       // COMMIT at FULL syncs its frames with its own, and one lost to a power cut is merged again.
-      merged = resumableTransaction(driver, piece);
+      const c0 = totalChanges();
+      try {
+        merged = resumableTransaction(driver, piece);
+      } finally {
+        changes += totalChanges() - c0;
+      }
     } catch {
       // Busy or failing storage, a read-only database: the next write asks again.
     }
@@ -99,6 +108,9 @@ export function keepSegmentsMerged(driver: SqlDriver, opts: FtsMergeKeeperOption
     },
     get pieces() {
       return pieces;
+    },
+    get changes() {
+      return changes;
     },
   };
 }

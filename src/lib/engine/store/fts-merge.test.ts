@@ -105,7 +105,7 @@ describe('reindex with FTS5 merging in bounded steps (issue 16)', () => {
     const t = await filled(0);
     // What an older version left: FTS5's default, set back after its passes.
     for (const f of FTS) t.driver.run(`INSERT INTO ${f} (${f}, rank) VALUES ('automerge', ${FTS_AUTOMERGE_DEFAULT})`);
-    const turnedOff = () => t.log.lines.filter((l) => l.event === 'fts.automerge-off').length;
+    const turnedOff = () => t.log.lines.filter((l) => l.event === 'fts.automerge-set').length;
     const before = turnedOff();
     reopen(t);
     expect(FTS.map((f) => storedAutomerge(t.driver, f))).toEqual(FTS.map(() => FTS_AUTOMERGE_ENGINE));

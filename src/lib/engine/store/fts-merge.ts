@@ -42,14 +42,25 @@ export function storedAutomerge(driver: SqlDriver, table: FtsTable): number | nu
 }
 
 /**
- * At open: automerge off on every index where it is not (a database from before issue 19, a fresh one: FTS5's
- * default is on). A read, and a write only then. Returns the indexes it turned off.
+ * How an engine has FTS5 merge segments (EngineEnv.ftsMerging). 'keeper' (the browser, the default): automerge off,
+ * merged between calls by fts-merge-keeper.ts. 'automerge': FTS5's own merging at COMMITs (the Node hosts: a one-shot
+ * command has no calls to merge between, and a merge task there would take the write lock other processes wait on).
  */
-export function automergeOffAtOpen(driver: SqlDriver): FtsTable[] {
+export type FtsMerging = 'keeper' | 'automerge';
+/** The automerge setting an engine of that kind keeps on every index. */
+export const automergeFor = (merging: FtsMerging): number => (merging === 'keeper' ? FTS_AUTOMERGE_ENGINE : FTS_AUTOMERGE_DEFAULT);
+
+/**
+ * At open: every index's automerge set as the engine keeps it, where it is not (a database from before issue 19, a
+ * fresh one — FTS5's default is on —, one a pass cut short left off, one another host opened). A read, and a write
+ * only then. Returns the indexes it set.
+ */
+export function automergeAtOpen(driver: SqlDriver, merging: FtsMerging = 'keeper'): FtsTable[] {
+  const want = automergeFor(merging);
   const present = new Set(driver.all<{ name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '%_fts_config'").map((r) => r.name));
-  const on = FTS_TABLES.filter((t) => present.has(`${t}_config`) && storedAutomerge(driver, t) !== FTS_AUTOMERGE_ENGINE);
-  if (on.length) driver.transaction(() => on.forEach((t) => automergeOff(driver, t)));
-  return on;
+  const differ = FTS_TABLES.filter((t) => present.has(`${t}_config`) && (storedAutomerge(driver, t) ?? FTS_AUTOMERGE_DEFAULT) !== want);
+  if (differ.length) driver.transaction(() => differ.forEach((t) => setAutomerge(driver, t, want)));
+  return differ;
 }
 
 /** Steps between two bounded merges while a pass writes rows (each slice's COMMIT adds a segment per index). */
@@ -63,8 +74,9 @@ export interface MergePacer {
    */
   during(table?: FtsTable): boolean;
   /**
-   * After the pass's last row: one bounded merge per call, true while merging is left (automerge stays off: the
-   * engine's setting). A pass that resumes past its rows (cut short while merging at the end) starts here.
+   * After the pass's last row: one bounded merge per call, true while merging is left; then each index's automerge
+   * as the pass found it (the engine's setting: off in the browser, on in the Node hosts). A pass that resumes past
+   * its rows (cut short while merging at the end) starts here.
    */
   finish(): boolean;
 }
@@ -83,10 +95,21 @@ export function createMergePacer(driver: SqlDriver, tables: readonly FtsTable[],
   let steps = 0;
   let turn = 0;
   let finishing = 0;
+  // What each index had when the pass began (the engine's setting): put back once everything is merged.
+  let found: number[] = [];
+  let restored = false;
   const turnOff = () => {
     if (off) return;
+    found = tables.map((t) => storedAutomerge(driver, t) ?? FTS_AUTOMERGE_DEFAULT);
     for (const t of tables) automergeOff(driver, t);
     off = true;
+  };
+  const restore = () => {
+    if (restored || !off) return;
+    tables.forEach((t, i) => {
+      if (found[i] !== FTS_AUTOMERGE_ENGINE) setAutomerge(driver, t, found[i] as number);
+    });
+    restored = true;
   };
   return {
     during(table) {
@@ -101,7 +124,9 @@ export function createMergePacer(driver: SqlDriver, tables: readonly FtsTable[],
       if (!t) return false;
       turnOff();
       if (mergeStep(driver, t, opts.pages)) return true;
-      return finishing++ < tables.length - 1;
+      if (finishing++ < tables.length - 1) return true;
+      restore();
+      return false;
     },
   };
 }
