@@ -8,8 +8,8 @@ import { defaultSchedule } from './wal-keeper';
  * FTS5's segments merged between calls, in a task of its own (issue 19), as the WAL keeper (wal-keeper.ts) does
  * checkpoints. With FTS5's automerge on, whichever COMMIT wrote the 64th leaf page since the last merge also merged
  * 64 × levels pages: the lifecycle benchmark's worst wait was a person's episode.record whose COMMIT wrote 316 WAL
- * pages (78.8 ms). The engine now keeps automerge off on every index (fts-merge.ts `automergeOffAtOpen`), so a
- * person's write only adds its own small segment, and this keeper merges:
+ * pages (78.8 ms). The browser's engine now keeps automerge off on every index (fts-merge.ts `automergeAtOpen`,
+ * EngineEnv.ftsMerging), so a person's write only adds its own small segment, and this keeper merges:
  *
  *   - after every write call the engine answers (`wrote`) it asks for one task (a MessageChannel turn, wal-keeper.ts's defaultSchedule:
  *     behind the calls that reached the worker before it, so those answer first);

@@ -4,13 +4,14 @@ import type { SqlDriver } from './driver';
  * FTS5 merges a full-text index's segments when a transaction that changed it commits ("automerge"): whichever
  * COMMIT writes the 64th leaf page since the last merge also merges 64 × levels pages — a background slice's or a
  * person's message (issue 19 measured 209 ms in the compress pass, and an episode.record whose COMMIT wrote 316
- * WAL pages, 78.8 ms; issue 16 the reindex). So the engine keeps automerge off on every index for good
- * (`automergeOffAtOpen`, at every open: the setting is stored in the index's %_config table, so it also holds
- * for a database an older version left with FTS5's default), and merging is done in bounded pieces of FTS5's
- * incremental 'merge' (which merges where 'usermerge' segments share a level, as automerge would) outside any
- * person's write: between calls by fts-merge-keeper.ts, and by the long passes that write many rows (reindex,
- * import, compress: `createMergePacer`) along the way and at their end. FTS5's 'crisismerge' stays as a backstop
- * (a COMMIT that leaves 16 segments on one level merges that level, automerge or not).
+ * WAL pages, 78.8 ms; issue 16 the reindex). So the browser's engine keeps automerge off on every index for good
+ * (`automergeAtOpen`, at every open: the setting is stored in the index's %_config table, so it also holds for a
+ * database an older version left with FTS5's default; the Node hosts keep FTS5's own, see FtsMerging), and
+ * merging is done in bounded pieces of FTS5's incremental 'merge' (which merges where 'usermerge' segments share a
+ * level, as automerge would) outside any person's write: between calls by fts-merge-keeper.ts, and by the long
+ * passes that write many rows (reindex, import, compress: `createMergePacer`) along the way and at their end.
+ * FTS5's 'crisismerge' stays as a backstop (a COMMIT that leaves 16 segments on one level merges that level,
+ * automerge or not).
  */
 export const FTS_AUTOMERGE_DEFAULT = 4;
 /** The engine's setting: off (merging is the keeper's and the passes' work, see above). */
